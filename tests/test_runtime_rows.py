@@ -71,22 +71,13 @@ def test_the_check_finds_a_read_by_position() -> None:
     assert [line for line, _ in _positional_reads(tree)] == [1, 2]
 
 
-#: Rows still read by position, by module and code: the completion table's options and
-#: positionals (`shells.py`, lists in a JSON document). Reading one by name makes
-#: `test_no_row_is_read_by_position` fail: take it out.
-LEFT = {
-    ("shells.py", "(f, v, text) <- row.options"),
-    ("shells.py", "(i, (v, variadic)) <- enumerate(row.positionals)"),
-}
-
-
 def test_no_row_is_read_by_position() -> None:
     found = {
         (path.name, text)
         for path in sorted(RUNTIME.rglob("*.py"))
         for _, text in _positional_reads(ast.parse(path.read_text(encoding="utf-8")))
     }
-    assert found == LEFT
+    assert found == set()
 
 
 def test_gen_writes_each_row_in_its_declared_order() -> None:

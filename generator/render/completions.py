@@ -32,7 +32,15 @@ from burgee.render.converters import converter
 from burgee.runtime.catalog import code_tree
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script, _help_line
 from burgee.runtime.commandline.wording import _choice_text
-from burgee.runtime.rows import _CompletionRow, _McpSlotRow, _row_of, _SlotRow
+from burgee.runtime.rows import (
+    _CompletionOption,
+    _CompletionPositional,
+    _CompletionRow,
+    _McpSlotRow,
+    _row_of,
+    _SharedRow,
+    _SlotRow,
+)
 
 SHELLS: tuple[str, ...] = _SHELLS
 
@@ -53,14 +61,21 @@ def _values(param: Param) -> str | list[str]:
 
 
 def _option_row(param: Param) -> list[Any]:
-    """An option's row: its spellings, how its value completes (None: it takes none), help."""
+    """An option's row (`runtime/rows._CompletionOption`)."""
     assert param.type is not None
     text = _help_line(param.help)
     if param.type.kind == "bool":
-        return [list(param.spellings), None, text]
+        return _json_row(_CompletionOption, spellings=list(param.spellings), values=None, help=text)
     if param.type.kind == "count":
-        return [list(param.flags), None, text]
-    return [list(param.flags), _values(param), text]
+        return _json_row(_CompletionOption, spellings=list(param.flags), values=None, help=text)
+    return _json_row(
+        _CompletionOption, spellings=list(param.flags), values=_values(param), help=text
+    )
+
+
+def _json_row(row: type[tuple[Any, ...]], **fields: Any) -> list[Any]:
+    """A row of the completion table, as the JSON list it is there."""
+    return list(_row_of(row, **fields))
 
 
 def _command_row(command: Command) -> list[Any]:
@@ -70,7 +85,10 @@ def _command_row(command: Command) -> list[Any]:
     for param in command.inputs:
         assert param.type is not None
         if param.role == "argument":
-            positionals.append([_values(param), param.type.kind == "list"])
+            variadic = param.type.kind == "list"
+            positionals.append(
+                _json_row(_CompletionPositional, values=_values(param), variadic=variadic)
+            )
         elif not param.hidden:
             options.append(_option_row(param))
     aliases = [" ".join((*command.path[:-1], alias)) for alias in command.aliases]
@@ -81,7 +99,7 @@ def _completion_row(
     path: str, aliases: list[str], confirm: int, options: list[Any], positionals: list[Any]
 ) -> list[Any]:
     """A row of the completion table's commands, in the order `_CompletionRow` declares."""
-    row = _row_of(
+    return _json_row(
         _CompletionRow,
         path=path,
         aliases=aliases,
@@ -89,7 +107,6 @@ def _completion_row(
         options=options,
         positionals=positionals,
     )
-    return list(row)
 
 
 def table(program: Program) -> dict[str, Any]:
@@ -119,7 +136,12 @@ def table(program: Program) -> dict[str, Any]:
         for prompt in program.prompts:
             # NOTE: a prompt's `complete=` values are offered over MCP only (`completion/complete`).
             options = [
-                [[a.flag], "none" if a.complete else _values(a), _help_line(a.help)]
+                _json_row(
+                    _CompletionOption,
+                    spellings=[a.flag],
+                    values="none" if a.complete else _values(a),
+                    help=_help_line(a.help),
+                )
                 for a in prompt.params
                 if a.role != "context"
             ]
@@ -127,7 +149,8 @@ def table(program: Program) -> dict[str, Any]:
     if program.resources:
         uris = [r.uri for r in program.resources if "{" not in r.uri]
         groups[0][1].append([RESOURCE_COMMAND[0], _help_line(RESOURCE_COMMAND[1])])
-        commands.append(_completion_row(RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]))
+        positional = _json_row(_CompletionPositional, values=uris or "none", variadic=False)
+        commands.append(_completion_row(RESOURCE_COMMAND[0], [], 0, [], [positional]))
     found: dict[str, Any] = {"groups": groups, "commands": commands, "root": list(program.root())}
     shared = _shared(program)
     if shared:
@@ -136,18 +159,20 @@ def table(program: Program) -> dict[str, Any]:
 
 
 def _shared(program: Program) -> list[list[Any]]:
-    """`[group path, a command's path, options]` for each group (the program: "") whose
-    `options=` shares options: they complete before the command too, as that command's."""
-    found: dict[str, list[Any]] = {}
+    """A row (`runtime/rows._SharedRow`) for each group (the program: "") whose `options=`
+    shares options: they complete before the command too, as its first command's."""
+    found: dict[str, tuple[str, list[Any]]] = {}
     for command in program.commands:
         for param in command.inputs:
             if param.shared is None or param.hidden:
                 continue
-            scope = " ".join(param.shared)
-            found.setdefault(scope, [scope, command.name, []])
-            if found[scope][1] == command.name:
-                found[scope][2].append(_option_row(param))
-    return list(found.values())
+            first, options = found.setdefault(" ".join(param.shared), (command.name, []))
+            if first == command.name:
+                options.append(_option_row(param))
+    return [
+        _json_row(_SharedRow, scope=scope, command=first, options=options)
+        for scope, (first, options) in found.items()
+    ]
 
 
 def table_json(program: Program) -> str:

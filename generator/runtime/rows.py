@@ -4,10 +4,13 @@
 A generated file writes a table's rows as plain tuples: constants Python loads in one step,
 nothing built at start-up for the commands a run never names. The runtime reads a row through
 its class here, made from the plain tuple where it is read (`_CommandRow(row)`): a tuple whose
-fields are properties (`_row`), so nothing is copied into attributes and the class costs a few
-microseconds to make, once. Each class is the one declaration of its row's shape, its fields in
-order with their types: `burgee gen` writes a row's values in that order (`_row_fields`, read
-by `render/module.py` and `render/completions.py`), and the runtime reads them by name.
+fields are properties (`_row`), so nothing is copied into attributes; each class costs some tens
+of microseconds to make, once (docs/performance.md). Each class is the one declaration of its
+row's shape, its fields in order with their types: `burgee gen` makes a row by the names of its
+fields (`_row_of`: in `render/module.py`, `render/completions.py`, `describe/mcp.py`,
+`describe/forms.py`, `write/examples.py`), and the runtime reads them by name. A row the runtime
+makes itself (a question's field) is made so too. `tests/test_runtime_rows.py` finds no row read
+by position.
 
 Imports no other runtime module, as `program.py`.
 """
@@ -183,21 +186,58 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
 
 
 @_row
+class _CompletionOption(tuple):  # type: ignore[type-arg]
+    """An option of the completion table (a JSON list), as `shells._completion_nodes` reads
+    it."""
+
+    __slots__ = ()
+
+    spellings: list[str]
+    #: How its value completes (`_Values`; None: it takes none).
+    values: str | list[str] | None
+    help: str
+
+
+@_row
+class _CompletionPositional(tuple):  # type: ignore[type-arg]
+    """A positional of the completion table (a JSON list)."""
+
+    __slots__ = ()
+
+    #: How it completes (`_Values`).
+    values: str | list[str] | None
+    #: It takes every word after it.
+    variadic: bool
+
+
+@_row
 class _CompletionRow(tuple):  # type: ignore[type-arg]
     """A command of the completion table (`_DATA`'s `completion`, JSON: a list), as
     `shells._completion_nodes` reads it."""
 
     __slots__ = ()
+    _nested = (("options", _CompletionOption), ("positionals", _CompletionPositional))
 
     path: str
     #: The paths of its aliases.
     aliases: list[str]
     #: 1 when it asks first (so `--yes` is offered), else 0.
     confirm: int
-    #: `[spellings, how its value completes, help]` each.
-    options: list[list[Any]]
-    #: `[how it completes, variadic]` each.
-    positionals: list[list[Any]]
+    options: tuple[_CompletionOption, ...]
+    positionals: tuple[_CompletionPositional, ...]
+
+
+@_row
+class _SharedRow(tuple):  # type: ignore[type-arg]
+    """The options a group's `options=` (the program's: "") shares, in the completion table:
+    they complete before the command too, as the command's at `command`."""
+
+    __slots__ = ()
+    _nested = (("options", _CompletionOption),)
+
+    scope: str
+    command: str
+    options: tuple[_CompletionOption, ...]
 
 
 @_row

@@ -24,7 +24,7 @@ from burgee.runtime.commandline.completion_scripts import (
     _ZSH_SCRIPT,
 )
 from burgee.runtime.commandline.flags import HELP_FLAGS, flags_at
-from burgee.runtime.rows import _CompletionRow
+from burgee.runtime.rows import _CompletionOption, _CompletionRow, _SharedRow
 
 #: The shells a tool writes completion scripts for.
 _SHELLS = ("bash", "zsh", "fish", "pwsh")
@@ -82,6 +82,14 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
     return found
 
 
+def _option(path: str, option: _CompletionOption) -> _Opt:
+    """An option of the command at `path` as its node offers it. Its key is the command's path
+    and its last long spelling (`--no-X` comes after it, but a flag's value completes to
+    nothing, so it has no key)."""
+    flags = option.spellings
+    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help)
+
+
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """The nodes of a completion table: the program, its groups, each visible command then its
     aliases, and the built-in `completion`.
@@ -110,17 +118,17 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
                 row = commands[root]
-                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in row.options]
-                places = [(i, v, variadic) for i, (v, variadic) in enumerate(row.positionals)]
+                own = [_option(root, option) for option in row.options]
+                places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
-        for scope, command, options in table.get("shared", ()):
-            if f"{path} ".startswith(f"{scope} ".lstrip()):
+        for shared in map(_SharedRow, table.get("shared", ())):
+            if f"{path} ".startswith(f"{shared.scope} ".lstrip()):
                 known = {name for flags, _, _, _ in own for name in flags}
                 own += [
-                    (tuple(f), f"{command}|{f[-1]}", v, text)
-                    for f, v, text in options
-                    if known.isdisjoint(f)
+                    _option(shared.command, option)
+                    for option in shared.options
+                    if known.isdisjoint(option.spellings)
                 ]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
@@ -131,13 +139,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.append((path, named, own + tool, places))
     for row in commands.values():
         path, aliases, confirm = row.path, row.aliases, row.confirm
-        options, positionals = row.options, row.positionals
-        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
-        # comes after it, but a flag's value completes to nothing, so it has no key).
-        own = [
-            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
-        ]
-        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
+        own = [_option(path, option) for option in row.options]
+        places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}

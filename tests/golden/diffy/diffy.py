@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1097: the first handler from handlers.py
 #     line 1138: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12668: the tables (commands, groups, errors, result shapes)
+#     line 12708: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -2708,21 +2708,58 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
 
 
 @_row
+class _CompletionOption(tuple):  # type: ignore[type-arg]
+    """An option of the completion table (a JSON list), as `shells._completion_nodes` reads
+    it."""
+
+    __slots__ = ()
+
+    spellings: list[str]
+    #: How its value completes (`_Values`; None: it takes none).
+    values: str | list[str] | None
+    help: str
+
+
+@_row
+class _CompletionPositional(tuple):  # type: ignore[type-arg]
+    """A positional of the completion table (a JSON list)."""
+
+    __slots__ = ()
+
+    #: How it completes (`_Values`).
+    values: str | list[str] | None
+    #: It takes every word after it.
+    variadic: bool
+
+
+@_row
 class _CompletionRow(tuple):  # type: ignore[type-arg]
     """A command of the completion table (`_DATA`'s `completion`, JSON: a list), as
     `shells._completion_nodes` reads it."""
 
     __slots__ = ()
+    _nested = (("options", _CompletionOption), ("positionals", _CompletionPositional))
 
     path: str
     #: The paths of its aliases.
     aliases: list[str]
     #: 1 when it asks first (so `--yes` is offered), else 0.
     confirm: int
-    #: `[spellings, how its value completes, help]` each.
-    options: list[list[Any]]
-    #: `[how it completes, variadic]` each.
-    positionals: list[list[Any]]
+    options: tuple[_CompletionOption, ...]
+    positionals: tuple[_CompletionPositional, ...]
+
+
+@_row
+class _SharedRow(tuple):  # type: ignore[type-arg]
+    """The options a group's `options=` (the program's: "") shares, in the completion table:
+    they complete before the command too, as the command's at `command`."""
+
+    __slots__ = ()
+    _nested = (("options", _CompletionOption),)
+
+    scope: str
+    command: str
+    options: tuple[_CompletionOption, ...]
 
 
 # -- module: burgee.runtime.commandline.flags
@@ -8610,6 +8647,14 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
     return found
 
 
+def _option(path: str, option: _CompletionOption) -> _Opt:
+    """An option of the command at `path` as its node offers it. Its key is the command's path
+    and its last long spelling (`--no-X` comes after it, but a flag's value completes to
+    nothing, so it has no key)."""
+    flags = option.spellings
+    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help)
+
+
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """The nodes of a completion table: the program, its groups, each visible command then its
     aliases, and the built-in `completion`.
@@ -8638,17 +8683,17 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
                 row = commands[root]
-                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in row.options]
-                places = [(i, v, variadic) for i, (v, variadic) in enumerate(row.positionals)]
+                own = [_option(root, option) for option in row.options]
+                places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
-        for scope, command, options in table.get("shared", ()):
-            if f"{path} ".startswith(f"{scope} ".lstrip()):
+        for shared in map(_SharedRow, table.get("shared", ())):
+            if f"{path} ".startswith(f"{shared.scope} ".lstrip()):
                 known = {name for flags, _, _, _ in own for name in flags}
                 own += [
-                    (tuple(f), f"{command}|{f[-1]}", v, text)
-                    for f, v, text in options
-                    if known.isdisjoint(f)
+                    _option(shared.command, option)
+                    for option in shared.options
+                    if known.isdisjoint(option.spellings)
                 ]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
@@ -8659,13 +8704,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.append((path, named, own + tool, places))
     for row in commands.values():
         path, aliases, confirm = row.path, row.aliases, row.confirm
-        options, positionals = row.options, row.positionals
-        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
-        # comes after it, but a flag's value completes to nothing, so it has no key).
-        own = [
-            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
-        ]
-        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
+        own = [_option(path, option) for option in row.options]
+        places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
