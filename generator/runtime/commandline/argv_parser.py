@@ -25,8 +25,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.commandline.flags import NO_CONFIRM, _either, confirm_flags, flags_at
-from burgee.runtime.commandline.quickargs import (
+from burgee.runtime.core.errors import UsageError, _run_hint
+from burgee.runtime.core.flags import NO_CONFIRM, _either, confirm_flags, flags_at
+from burgee.runtime.core.wording import _SECRET_SAYS, _expected, _one_of
+from burgee.runtime.execution.quickargs import (
     _BOOL_ACTION,
     _HIDDEN,
     _PASS,
@@ -34,14 +36,13 @@ from burgee.runtime.commandline.quickargs import (
     _pass_start,
     _Recorder,
 )
-from burgee.runtime.commandline.wording import _SECRET_SAYS, _expected, _one_of
-from burgee.runtime.execution.errors import UsageError, _run_hint
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
     from typing import NoReturn
+
+    from burgee.runtime.program import Program
 
 
 def _terminal_width() -> int:
@@ -81,6 +82,7 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
+    program: Program,
     prog: str,
     description: str = "",
     epilog: str = "",
@@ -88,7 +90,8 @@ def _new_parser(
     secret: bool = False,
     confirm: bool = False,
 ) -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
+    """An ArgumentParser (of a command of `program`, or its tool-wide flags: `prog`) whose
+    errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
     value it was given for (a word typed without its flag may be the secret); `confirm`: it
     asks first, so `--yes` is one of the flags an unknown one may have meant."""
@@ -99,7 +102,7 @@ def _new_parser(
     def formatter(prog: str) -> argparse.HelpFormatter:
         return argparse.RawDescriptionHelpFormatter(prog, width=width)
 
-    parser = _parser_class(secret=secret, confirm=confirm)(
+    parser = _parser_class(program, secret=secret, confirm=confirm)(
         prog=prog,
         description=_as_written(description) or None,
         epilog=_as_written(epilog) or None,
@@ -115,9 +118,11 @@ def _new_parser(
     return parser
 
 
-def _parser_class(*, secret: bool, confirm: bool) -> type[argparse.ArgumentParser]:
+def _parser_class(
+    program: Program, *, secret: bool, confirm: bool
+) -> type[argparse.ArgumentParser]:
     """`_new_parser`'s class: argparse, with its errors usage errors and the line read
-    intermixed (`secret`, `confirm`: as `_new_parser` takes them)."""
+    intermixed (`program`, `secret`, `confirm`: as `_new_parser` takes them)."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -158,7 +163,9 @@ def _parser_class(*, secret: bool, confirm: bool) -> type[argparse.ArgumentParse
                 assert self.recorded.passthrough is not None
                 setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
-                raise _unknown_words(self, given[:start], extras, secret=secret, confirm=confirm)
+                raise _unknown_words(
+                    self, program, given[:start], extras, secret=secret, confirm=confirm
+                )
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -175,7 +182,7 @@ def _parser_class(*, secret: bool, confirm: bool) -> type[argparse.ArgumentParse
         def _check_value(self, action: argparse.Action, value: Any) -> None:
             value = _unmasked(value)
             if action.choices is not None and value not in action.choices:
-                raise _not_a_choice(self, action, value, secret=secret)
+                raise _not_a_choice(self, program, action, value, secret=secret)
 
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
@@ -186,18 +193,23 @@ def _parser_class(*, secret: bool, confirm: bool) -> type[argparse.ArgumentParse
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=_for_usage(self))
+            raise UsageError(message, hint=_for_usage(self, program))
 
     return Parser
 
 
-def _for_usage(parser: argparse.ArgumentParser) -> str:
-    words = parser.prog.removeprefix(PROGRAM.name).strip()
-    return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+def _for_usage(parser: argparse.ArgumentParser, program: Program) -> str:
+    words = parser.prog.removeprefix(program.name).strip()
+    return f"{_run_hint(f'{words} --help'.lstrip(), program.name)} for usage"
 
 
 def _not_a_choice(
-    parser: argparse.ArgumentParser, action: argparse.Action, value: Any, *, secret: bool
+    parser: argparse.ArgumentParser,
+    program: Program,
+    action: argparse.Action,
+    value: Any,
+    *,
+    secret: bool,
 ) -> UsageError:
     """A choice that is not one says so as a converter does (`_expected`, the long flag or the
     key named), not in argparse's words."""
@@ -207,11 +219,12 @@ def _not_a_choice(
     problem = _expected(wanted, value)
     if secret and not action.option_strings:
         problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
-    return UsageError(f"{label}: {problem}", hint=_for_usage(parser))
+    return UsageError(f"{label}: {problem}", hint=_for_usage(parser, program))
 
 
 def _unknown_words(
     parser: argparse.ArgumentParser,
+    program: Program,
     given: list[str],
     extras: list[str],
     *,
@@ -229,10 +242,10 @@ def _unknown_words(
     ending = 0
     while ending < min(len(extras), len(after)) and (extras[-1 - ending] == after[-1 - ending]):
         ending += 1
-    hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
+    hint = _closest_flag(extras[: len(extras) - ending], shown, program, confirm=confirm)
     if not hint and ending:
         hint = "every word after '--' is an argument, not a flag"
-    return UsageError(_unrecognized(extras, secret), hint=hint or _for_usage(parser))
+    return UsageError(_unrecognized(extras, secret), hint=hint or _for_usage(parser, program))
 
 
 def _switch_class() -> type[argparse.Action]:
@@ -274,7 +287,7 @@ def _switch_class() -> type[argparse.Action]:
 
 
 def _closest_flag(
-    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+    words: list[str], own: list[str], program: Program, *, root: bool = False, confirm: bool = False
 ) -> str:
     """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
     closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
@@ -284,7 +297,7 @@ def _closest_flag(
     import difflib
 
     known: dict[str, str] = {}
-    for flag in flags_at(root, PROGRAM.config, confirm):
+    for flag in flags_at(root, program.config, confirm):
         for name in (*flag.aliases, flag.name, flag.short):
             if name:
                 known[_flag_key(name)] = flag.short if name == flag.short else flag.name

@@ -15,7 +15,7 @@ prompt's arguments); `_McpOptions` (what follows `--mcp`: `--print-config --clie
 `--help`: `_MCP_HELP`/`_mcp_help`), `_read_token` (a token from a variable or a file, read once;
 each problem a usage error), `_endpoint_path`/`_origin` (the values of
 `--path`/`--allow-origin`, the ASGI variables too), `_mcp_env()` (the `<TOOL>_MCP_` prefix of
-the ASGI application's variables, from `PROGRAM.debug_env`), `_print_config` (each client's
+the ASGI application's variables, from `Program.debug_env`), `_print_config` (each client's
 shape, Codex's TOML; the server started as `_invoked_as()` says), `_http_address` and `_url`
 (the endpoint's URL, loopback for a wildcard address, `--path` its path).
 """
@@ -27,19 +27,21 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _dumps
-from burgee.runtime.execution.errors import UsageError, _command_line, _invoked_as
-from burgee.runtime.execution.jsonread import _json_scanner, _load_json, _refused_member
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.core.errors import UsageError, _command_line, _invoked_as
+from burgee.runtime.core.jsonread import _json_scanner, _load_json, _refused_member
 
 if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Iterator
     from typing import Protocol
 
+    from burgee.runtime.program import Program
+
     class _Server(Protocol):
         """The MCP server (`mcp._McpServer`) as the modules it imports take it (questions,
         methods, the HTTP endpoint): they cannot import its class, which imports them."""
 
+        program: Program
         lock: threading.Lock
         config: str | None
         session: str | None
@@ -80,10 +82,10 @@ _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
 
 
-def _mcp_env() -> str:
+def _mcp_env(program: Program) -> str:
     """The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
     the tool's own, as in its `*_DEBUG`."""
-    return PROGRAM.debug_env[: -len("DEBUG")] + "MCP_"
+    return program.debug_env[: -len("DEBUG")] + "MCP_"
 
 
 def _wire(text: str) -> bytes:
@@ -205,13 +207,14 @@ class _McpError(Exception):
         self.data = data
 
 
-def _read_line(readline: Callable[[], bytes]) -> bytes:
-    """The next line of stdin; a stdin that fails (a terminal gone, a closed descriptor) ends
-    the input like an end of file, whichever thread was reading it."""
+def _read_line(readline: Callable[[], bytes], name: str) -> bytes:
+    """The next line of stdin (of the tool `name`'s server); a stdin that fails (a terminal
+    gone, a closed descriptor) ends the input like an end of file, whichever thread was reading
+    it."""
     try:
         return readline()
     except (OSError, ValueError) as error:
-        sys.stderr.write(f"{PROGRAM.name}: mcp: cannot read stdin ({error}); stopping\n")
+        sys.stderr.write(f"{name}: mcp: cannot read stdin ({error}); stopping\n")
         return b""
 
 
@@ -271,13 +274,26 @@ _MCP_VALUED = (
 _MCP_HTTP_ONLY = ("--path", "--token-env", "--token-file", "--allow-host", "--allow-origin")
 
 
+def _env_setting(value: str) -> tuple[str, str]:
+    """`--env NAME=VALUE`: the variable's name and value."""
+    key, equals, setting = value.partition("=")
+    if not equals:
+        raise UsageError(f"--env {value!r}: write NAME=VALUE")
+    if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
+        raise UsageError(
+            f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
+            "digits and '_', not starting with a digit)"
+        )
+    return key, setting
+
+
 class _McpOptions:
     """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
     `--http [HOST:]PORT`, `--path PATH`, `--token-env NAME` or `--token-file PATH`,
     `--allow-host NAME`, `--allow-origin ORIGIN`, `--help`. Not tool-wide flags: a command may
     have options of these names."""
 
-    def __init__(self, rest: list[str], print_config: bool) -> None:
+    def __init__(self, rest: list[str], print_config: bool, name: str) -> None:
         self.print_config = print_config
         self.help = False
         self.client: str | None = None
@@ -301,7 +317,8 @@ class _McpOptions:
             name, has_value, value = token.partition("=")
             if name not in _MCP_VALUED:
                 raise UsageError(
-                    f"unexpected {token!r} with --mcp", hint=_command_line("--mcp --help")
+                    f"unexpected {token!r} with --mcp",
+                    hint=_command_line("--mcp --help", name),
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
@@ -315,14 +332,7 @@ class _McpOptions:
                     )
                 self.client = value
             elif name == "--env":
-                key, equals, setting = value.partition("=")
-                if not equals:
-                    raise UsageError(f"--env {value!r}: write NAME=VALUE")
-                if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
-                    raise UsageError(
-                        f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
-                        "digits and '_', not starting with a digit)"
-                    )
+                key, setting = _env_setting(value)
                 self.env[key] = setting
             elif name == "--cwd":
                 if not os.path.isdir(value):
@@ -346,12 +356,15 @@ class _McpOptions:
             raise UsageError(
                 "--client and --env go with --print-config",
                 hint=_command_line(
-                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE"
+                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE",
+                    name,
                 ),
             )
         alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
         if self.http is None and alone is not None:
-            raise UsageError(f"{alone} goes with --http", hint=_command_line("--mcp --http 8000"))
+            raise UsageError(
+                f"{alone} goes with --http", hint=_command_line("--mcp --http 8000", name)
+            )
         if self.token_env is not None and self.token_file is not None:
             raise UsageError("--token-env and --token-file: give one of them")
 
@@ -420,8 +433,8 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
-def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
-    """Print the configuration that starts this tool as an MCP server, in the shape the client
+def _print_config(options: _McpOptions, flags: tuple[str, ...], program: Program) -> int:
+    """Print the configuration that starts `program` as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
@@ -441,7 +454,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
             server = {"type": "http", **server}
         # NOTE: a client's configuration reads a token from its environment, never from a
         # file: with --token-file, the variable the ASGI application reads is named.
-        named = options.token_env or (_mcp_env() + "TOKEN" if options.token_file else None)
+        named = options.token_env or (_mcp_env(program) + "TOKEN" if options.token_file else None)
         if named:
             if client == "codex":
                 server["bearer_token_env_var"] = named
@@ -450,7 +463,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
             if options.token_file:
                 sys.stderr.write(
-                    f"{PROGRAM.name}: note: set {named}, where the client runs, to the token in"
+                    f"{program.name}: note: set {named}, where the client runs, to the token in"
                     f" {options.token_file}\n"
                 )
     else:
@@ -469,9 +482,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     if options.env:
         server["env"] = dict(options.env)
     if client == "codex":
-        sys.stdout.write(_codex_toml(PROGRAM.name, server))
+        sys.stdout.write(_codex_toml(program.name, server))
         return 0
-    sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
+    sys.stdout.write(json.dumps({top: {program.name: server}}, indent=2) + "\n")
     return 0
 
 
@@ -516,10 +529,11 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
-def _mcp_help() -> int:
-    """`--mcp --help`."""
+def _mcp_help(program: Program) -> int:
+    """`--mcp --help` of `program`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
     names = ", ".join(_CLIENTS)
-    text = _MCP_HELP.format(program=PROGRAM.name, module=module, prefix=_mcp_env(), clients=names)
+    prefix = _mcp_env(program)
+    text = _MCP_HELP.format(program=program.name, module=module, prefix=prefix, clients=names)
     sys.stdout.write(text)
     return 0
