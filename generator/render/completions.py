@@ -61,15 +61,24 @@ def _values(param: Param) -> str | list[str]:
 
 
 def _option_row(param: Param) -> list[Any]:
-    """An option's row (`runtime/rows._CompletionOption`)."""
+    """An option's row (`runtime/rows._CompletionOption`): how many words it takes only when
+    not one (`nargs=N` or a tuple: N; `nargs="+"`/`"*"`: "+", every word up to the next flag),
+    which the scripts complete one after another."""
     assert param.type is not None
     text = _help_line(param.help)
     if param.type.kind == "bool":
         return _json_row(_CompletionOption, spellings=list(param.spellings), values=None, help=text)
     if param.type.kind == "count":
         return _json_row(_CompletionOption, spellings=list(param.flags), values=None, help=text)
+    ref = param.type.item if param.type.kind == "list" and param.type.item else param.type
+    takes = len(ref.items) if ref.kind == "tuple" else param.nargs or 1
+    more = {"takes": takes if isinstance(takes, int) else "+"} if takes != 1 else {}
     return _json_row(
-        _CompletionOption, spellings=list(param.flags), values=_values(param), help=text
+        _CompletionOption,
+        spellings=list(param.flags),
+        values=_values(param),
+        help=text,
+        **more,
     )
 
 
@@ -152,6 +161,8 @@ def table(program: Program) -> dict[str, Any]:
         positional = _json_row(_CompletionPositional, values=uris or "none", variadic=False)
         commands.append(_completion_row(RESOURCE_COMMAND[0], [], 0, [], [positional]))
     found: dict[str, Any] = {"groups": groups, "commands": commands, "root": list(program.root())}
+    if program.version_short:
+        found["version_short"] = program.version_short
     shared = _shared(program)
     if shared:
         found["shared"] = shared
@@ -224,7 +235,8 @@ def arities(user_code: str) -> dict[str, int]:
 
 def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
     """Per command with a `complete=` parameter: its path and the Python source of its slots
-    (`runtime/rows._SlotRow`, whose fields order them)."""
+    (`runtime/rows._SlotRow`, whose fields order them; an option of several words has their
+    number last: N, or -1 for every word up to the next flag)."""
     tables = []
     counts: dict[str, int] | None = None
     for command in program.commands:
@@ -262,6 +274,9 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0
             code = converter(item)
+            # NOTE: how many words an option of several takes (-1: up to the next flag).
+            takes = len(item.items) if item.kind == "tuple" else param.nargs
+            count = {"words": str(takes if isinstance(takes, int) else -1)} if takes else {}
             rows.append(
                 _slot(
                     name=py(param.name),
@@ -270,6 +285,7 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
                     convert=code,
                     complete=fn,
                     arity=str(arity),
+                    **count,
                 )
             )
             rows.extend(off)

@@ -30,10 +30,24 @@ def _row(cls: type[_Row]) -> type[_Row]:
     """Give a row class a property for each of its fields (its annotations, in order); a field
     named in `_nested` holds rows of that class, each made one when the field is read."""
     nested = dict(cls.__dict__.get("_nested", ()))
+    optional = dict(cls.__dict__.get("_optional", ()))
     # NOTE: no loop variable a handlers file may import (`field`): the tool is one module.
     for index, each_field in enumerate(cls.__annotations__):
-        setattr(cls, each_field, property(_field_reader(index, nested.get(each_field))))
+        if each_field in optional:
+            read = _optional_reader(index, optional[each_field])
+        else:
+            read = _field_reader(index, nested.get(each_field))
+        setattr(cls, each_field, property(read))
     return cls
+
+
+def _optional_reader(index: int, default: object) -> Callable[[tuple[Any, ...]], Any]:
+    """A field a row may leave out at its end (`_optional`): its default then."""
+
+    def read(row: tuple[Any, ...]) -> Any:
+        return row[index] if len(row) > index else default
+
+    return read
 
 
 def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]], Any]:
@@ -56,12 +70,15 @@ def _row_fields(cls: type) -> tuple[str, ...]:
 
 
 def _row_of(cls: type[_Row], **values: Any) -> _Row:
-    """A row made by the names of its fields, every one given (how `burgee gen` makes one, as
-    code or as values)."""
+    """A row made by the names of its fields (how `burgee gen` makes one, as code or as
+    values): every one given, but the optional ones at its end (`_optional`) it leaves out."""
     fields = _row_fields(cls)
-    if set(values) != set(fields):
+    optional = dict(cls.__dict__.get("_optional", ()))
+    given = [field in values for field in fields]
+    kept = given.index(False) if False in given else len(fields)
+    if set(values) != set(fields[:kept]) or any(f not in optional for f in fields[kept:]):
         raise TypeError(f"{cls.__name__} has the fields {fields}, not {tuple(values)}")
-    return cls(values[field] for field in fields)  # type: ignore[call-arg]
+    return cls(values[field] for field in fields[:kept])  # type: ignore[call-arg]
 
 
 @_row
@@ -192,10 +209,15 @@ class _CompletionOption(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
 
+    _optional = (("takes", 1),)
+
     spellings: list[str]
     #: How its value completes (`_Values`; None: it takes none).
     values: str | list[str] | None
     help: str
+    #: How many words it takes (`nargs=N` or a tuple: N; "+": every word up to the next
+    #: flag); left out when one.
+    takes: int | str
 
 
 @_row
@@ -258,6 +280,11 @@ class _SlotRow(tuple):  # type: ignore[type-arg]
     complete: Callable[..., Any] | None
     #: How many arguments the `complete=` function takes (`complete._offered`).
     arity: int
+    #: How many words an option of several takes (-1: every word up to the next flag); left
+    #: out for one.
+    words: int
+
+    _optional = (("words", 1),)
 
 
 @_row

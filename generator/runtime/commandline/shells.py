@@ -51,8 +51,9 @@ if TYPE_CHECKING:
     #: How a value completes: None (the option takes none), "none", "file", "dynamic", or
     #: its choices.
     _Values = str | list[str] | None
-    #: One option of a node: its spellings, its key, how its value completes, its help line.
-    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    #: One option of a node: its spellings, its key, how its value completes, its help line,
+    #: and how many words it takes (`_takes`: "" one, "N", "+" every word up to a flag).
+    _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     #: One positional: its index, how it completes, whether it is the last, variadic one.
     _Pos = tuple[int, _Values, bool]
     #: The program, a group or a command: path, children (name, help), options, positionals.
@@ -65,9 +66,12 @@ def _help_line(text: str, limit: int = 80) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
 
-def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+def _tool_options(
+    path: str, root: bool, config: bool, confirm: bool, version_short: str = ""
+) -> list[_Opt]:
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
-    first has `--yes`), from `FLAGS`, then the help flags."""
+    first has `--yes`), from `FLAGS`, then the help flags; `version_short`: the program's
+    short spelling of `--version` (`program(version_short="-V")`)."""
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
@@ -77,10 +81,17 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
             values = list(flag.choices)
         else:
             values = "file" if flag.kind == "path" else "none"
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
-        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
-    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+        short = flag.short or (version_short if flag.name == "--version" else "")
+        names = (short, flag.name) if short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help), ""))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit", ""))
     return found
+
+
+def _takes(takes: int | str) -> str:
+    """How many words an option of a completion table's row takes, as the scripts read it
+    (N, or "+" for every word up to the next flag): "" for one."""
+    return str(takes) if takes != 1 else ""
 
 
 def _option(path: str, option: _CompletionOption) -> _Opt:
@@ -88,7 +99,18 @@ def _option(path: str, option: _CompletionOption) -> _Opt:
     and its last long spelling (`--no-X` comes after it, but a flag's value completes to
     nothing, so it has no key)."""
     flags = option.spellings
-    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help)
+    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help, _takes(option.takes))
+
+
+def _not_taken(own: list[_Opt], tool: list[_Opt]) -> list[_Opt]:
+    """The tool-wide flags beside a node's own options: a spelling its own option takes over
+    (`shadows=True`) is the option's there."""
+    taken = {name for flags, *_ in own for name in flags}
+    return [
+        (tuple(name for name in names if name not in taken), key, values, text, takes)
+        for names, key, values, text, takes in tool
+        if set(names) - taken
+    ]
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
@@ -98,7 +120,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
-    an option being `[spellings, how its value completes, help]` and a positional
+    an option being `[spellings, how its value completes, help]` (and how many words it
+    takes, when not one) and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
     `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
     options a group's (the program's: "") `options=` shares, offered on its node and below.
@@ -125,40 +148,33 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         # come before the command too.
         for shared in map(_SharedRow, table.get("shared", ())):
             if f"{path} ".startswith(f"{shared.scope} ".lstrip()):
-                known = {name for flags, _, _, _ in own for name in flags}
+                known = {name for flags, *_ in own for name in flags}
                 own += [
                     _option(shared.command, option)
                     for option in shared.options
                     if known.isdisjoint(option.spellings)
                 ]
-        taken = {name for flags, _, _, _ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, not path, config, False)
-            if set(names) - taken
-        ]
-        found.append((path, named, own + tool, places))
+        tool = _tool_options(path, not path, config, False, table.get("version_short", ""))
+        found.append((path, named, own + _not_taken(own, tool), places))
     for row in commands.values():
         path, aliases, confirm = row.path, row.aliases, row.confirm
         own = [_option(path, option) for option in row.options]
         places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
-        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
-        # the option's on this command.
-        taken = {name for flags, _, _, _ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
-            if set(names) - taken
-        ]
-        every = own + tool
+        every = own + _not_taken(own, _tool_options(path, False, config, bool(confirm)))
         found.append((path, [], every, places))
         # NOTE: an alias completes like its command (and is offered beside it).
         found.extend((alias, [], every, places) for alias in aliases)
-    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help", "")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((flag,), f"{_OUTPUT_WORD}|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        (
+            (flag,),
+            f"{_OUTPUT_WORD}|{flag}",
+            "none",
+            _help_line(_output_help(flag, default, text)),
+            "",
+        )
         for _, flag, _, _, default, text in _OUTPUT_INPUTS
         if flag is not None
     ]
@@ -233,6 +249,12 @@ def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
     return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
 
 
+def _more(opt: _Opt) -> str:
+    """`MORE=...` after an option's key in bash's and zsh's `_option` case: how many words it
+    takes when not one (`_takes`)."""
+    return f" MORE={_quote_sh(opt[4])}" if opt[4] else ""
+
+
 def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
     if isinstance(values, list):
@@ -273,7 +295,7 @@ def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
         # NOTE: no indent: the template these lines were first rendered by stripped it.
         "OPTION": [
-            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=True),
@@ -298,7 +320,7 @@ def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "OPTION": [
             "        ("
             + "|".join(q(f"{path}|{flag}") for flag in opt[0])
-            + f") REPLY={q(opt[1])} ;;"
+            + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=False),
@@ -350,7 +372,9 @@ def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
             for path, opt in _valued(nodes)
             for line in (
                 "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
-                f"            echo {q(opt[1])}",
+                # NOTE: how many words it takes on a line of its own (`_takes`), if not one.
+                f"            echo {q(opt[1])}"
+                + (f"\n            echo {q(opt[4])}" if opt[4] else ""),
             )
         ],
         "VALUES": values,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1164: the first handler from handlers.py
-#     line 1228: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13056: the tables (commands, groups, errors, result shapes)
+#     line 1169: the first handler from handlers.py
+#     line 1233: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13210: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -183,6 +183,7 @@ if TYPE_CHECKING:
         name: str
         version: str
         distribution: str
+        version_short: str
         description: str
         requires_python: str
         debug_env: str
@@ -220,6 +221,7 @@ if TYPE_CHECKING:
             *,
             name: str,
             version: str,
+            version_short: str,
             distribution: str,
             description: str,
             requires_python: str,
@@ -358,6 +360,7 @@ else:
 
 PROGRAM_NAME = "taskr"
 VERSION = "0.1.0"
+VERSION_SHORT = ""
 DISTRIBUTION = ""
 DESCRIPTION = "Keep a to-do list."
 REQUIRES_PYTHON = ">=3.9"
@@ -1102,6 +1105,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
+        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -1119,6 +1123,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_question_field",
         "_rerun_line",
         "_unsecret",
+        "_variable",
     ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
@@ -1243,7 +1248,7 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
     _Values = str | list[str] | None
-    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 
@@ -1678,6 +1683,9 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
         key=len,
         default="",
     )
+    #: Each secret value's variable: a name's first value its variable, its next ones (an
+    #: option of several, `--keys K1 K2`) `_2`, `_3`, ..., so the line gives each its own.
+    held: dict[str, str] = {}
     parts = []
     for word in words:
         if isinstance(word, _Placed):
@@ -1691,16 +1699,40 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
         written = []
         for at, piece in enumerate(pieces):
             if at % 2:
-                name = values[piece]
-                variable = _variable(name, program, command=command)
-                _PLACED[variable] = f"the secret {name}"
-                written.append(f'"${variable}"')
+                written.append(f'"${_held(piece, values[piece], command, held, program)}"')
             elif piece:
                 written.append(shlex.quote(piece))
         parts.append("".join(written))
     return " ".join(parts)
 
 
+# ---- burgee: end of confirm ----
+
+
+def _held(value: str, name: str, command: str, held: dict[str, str], program: Program) -> str:
+    """The variable a line holds the secret `value` of the option `name` in (`_written`): its
+    option's (`_variable`) for its first value, `_2`, `_3`, ... for the others, each said in
+    `_PLACED`."""
+    variable = held.get(value)
+    if variable is not None:
+        return variable
+    base = _variable(name, program, command=command)
+    numbered = base + "_"
+    count = 1 + sum(
+        v == base or (v.startswith(numbered) and v[len(numbered) :].isdecimal())
+        for v in held.values()
+    )
+    variable = base if count == 1 else f"{base}_{count}"
+    held[value] = variable
+    _PLACED[variable] = (
+        f"the secret {name}" if count == 1 else f"value {count} of the secret {name}"
+    )
+    if count == 2:
+        _PLACED[base] = f"value 1 of the secret {name}"
+    return variable
+
+
+# ---- burgee: loaded on first use: confirm ----
 def _unsecret(
     step: dict[str, str] | str, secrets: dict[str, str], program: Program
 ) -> dict[str, str] | str:
@@ -2542,6 +2574,7 @@ class Program:
         "shadows",
         "shared",
         "version",
+        "version_short",
     )
 
     #: The program's name, as its command line and messages spell it.
@@ -2549,6 +2582,8 @@ class Program:
     version: str
     #: The distribution whose installed version `--version` prefers ("": `version` is it).
     distribution: str
+    #: `program(version_short="-V")`: the short spelling of `--version` ("" for none).
+    version_short: str
     description: str
     #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
     requires_python: str
@@ -2633,6 +2668,7 @@ class Program:
         *,
         name: str,
         version: str,
+        version_short: str,
         distribution: str,
         description: str,
         requires_python: str,
@@ -2685,10 +2721,24 @@ def _row(cls: type[_Row]) -> type[_Row]:
     """Give a row class a property for each of its fields (its annotations, in order); a field
     named in `_nested` holds rows of that class, each made one when the field is read."""
     nested = dict(cls.__dict__.get("_nested", ()))
+    optional = dict(cls.__dict__.get("_optional", ()))
     # NOTE: no loop variable a handlers file may import (`field`): the tool is one module.
     for index, each_field in enumerate(cls.__annotations__):
-        setattr(cls, each_field, property(_field_reader(index, nested.get(each_field))))
+        if each_field in optional:
+            read = _optional_reader(index, optional[each_field])
+        else:
+            read = _field_reader(index, nested.get(each_field))
+        setattr(cls, each_field, property(read))
     return cls
+
+
+def _optional_reader(index: int, default: object) -> Callable[[tuple[Any, ...]], Any]:
+    """A field a row may leave out at its end (`_optional`): its default then."""
+
+    def read(row: tuple[Any, ...]) -> Any:
+        return row[index] if len(row) > index else default
+
+    return read
 
 
 def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]], Any]:
@@ -2711,12 +2761,15 @@ def _row_fields(cls: type) -> tuple[str, ...]:
 
 
 def _row_of(cls: type[_Row], **values: Any) -> _Row:
-    """A row made by the names of its fields, every one given (how `burgee gen` makes one, as
-    code or as values)."""
+    """A row made by the names of its fields (how `burgee gen` makes one, as code or as
+    values): every one given, but the optional ones at its end (`_optional`) it leaves out."""
     fields = _row_fields(cls)
-    if set(values) != set(fields):
+    optional = dict(cls.__dict__.get("_optional", ()))
+    given = [field in values for field in fields]
+    kept = given.index(False) if False in given else len(fields)
+    if set(values) != set(fields[:kept]) or any(f not in optional for f in fields[kept:]):
         raise TypeError(f"{cls.__name__} has the fields {fields}, not {tuple(values)}")
-    return cls(values[field] for field in fields)  # type: ignore[call-arg]
+    return cls(values[field] for field in fields[:kept])  # type: ignore[call-arg]
 
 
 @_row
@@ -2836,10 +2889,15 @@ class _CompletionOption(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
 
+    _optional = (("takes", 1),)
+
     spellings: list[str]
     #: How its value completes (`_Values`; None: it takes none).
     values: str | list[str] | None
     help: str
+    #: How many words it takes (`nargs=N` or a tuple: N; "+": every word up to the next
+    #: flag); left out when one.
+    takes: int | str
 
 
 @_row
@@ -4128,6 +4186,15 @@ def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
     """One field's problem, named by its flag (when it has one) and its JSON path."""
     where = _json_path(place)
     return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
+
+
+def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
+    """A converter that also accepts null."""
+
+    def convert_or_none(value: object) -> _T | None:
+        return None if value is None else convert(value)
+
+    return convert_or_none
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -7425,7 +7492,15 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
             continue
         if not ended and not _positional(word, recorder):
             option = recorder.options.get(word)
-            index += option.takes if option is not None else 0
+            if option is not None and option.nargs in ("+", "*"):
+                # NOTE: as argparse reads it: every word up to the next flag (or `--`) is
+                # its, the word a positional would have had too.
+                while index < len(words) and words[index] != "--":
+                    if not _positional(words[index], recorder):
+                        break
+                    index += 1
+            else:
+                index += option.takes if option is not None else 0
             continue
         if seen == before:
             return index - 1
@@ -7433,6 +7508,12 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
         if seen == before:
             return index
     return len(words)
+
+
+def _flag_like(word: str) -> bool:
+    """Whether a word ends the words of an option of several (`nargs="+"`), as argparse reads
+    a line: a flag, not `-` nor a negative number (its secrets, its completion)."""
+    return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
 
 
 def _positional(word: str, recorder: _Recorder) -> bool:
@@ -7887,7 +7968,7 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _flag(name, reads_config)
+            flag = None if name in shadowed else _tool_flag(name, program)
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -7977,11 +8058,19 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
             )
             return not (named or word in program.extra_commands or word in _TOOL_WORDS)
         name, has_value, _ = word.partition("=")
-        flag = _flag(name, program.config)
+        flag = _tool_flag(name, program)
         valued = flag is not None and flag.metavar != "" and not has_value
         if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
             index += 1
     return True
+
+
+def _tool_flag(name: str, program: Program) -> Flag | None:
+    """The tool-wide flag `name` spells in `program`: its short `--version` too
+    (`program(version_short="-V")`), `--config` where it reads a config file."""
+    if name and name == program.version_short:
+        name = "--version"
+    return _flag(name, program.config)
 
 
 # ---- burgee: end of argparse ----
@@ -8109,14 +8198,16 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
     (an option given before its command, the words after a command `--schema` does not know,
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
+    #: Each secret option's flags: its name, and how many words it takes (-1: every word up to
+    #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in program.commands.values():
         for each in _CommandRow(row).inputs:
             settings = dict(each.options)
             if settings.get("secret"):
-                nargs = settings.get("nargs")
+                nargs = settings.get("nargs", 1)
                 for flag in each.flags:
-                    takes[flag] = (each.name, nargs if isinstance(nargs, int) else 1)
+                    takes[flag] = (each.name, nargs if isinstance(nargs, int) else -1)
     if not takes:
         return
     index = 0
@@ -8131,6 +8222,10 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
         name, count = takes[flag]
         # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
         # takes it out first.
+        if count < 0:
+            count = next(
+                (n for n, w in enumerate(argv[index:]) if _flag_like(w)), len(argv) - index
+            )
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
@@ -8474,6 +8569,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         *) REPLY="" ;;
@@ -8514,7 +8610,7 @@ __@ID@_dynamic() {
 }
 
 _@ID@_completion() {
-    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    local cur word words cword REPLY MORE node="" pos=0 rest="" want="" left=1 i w
     COMPREPLY=()
     if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
         _get_comp_words_by_ref -n =: cur words cword
@@ -8527,9 +8623,17 @@ _@ID@_completion() {
     word=$cur
     for ((i = 1; i < cword; i++)); do
         w=${words[i]}
-        if [[ -n $want ]]; then
-            [[ $w == "=" ]] || want=""
+        if [[ -n $want && $w == "=" ]]; then
             continue
+        elif [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            left=$((left - 1))
+            ((left > 0)) || want=""
+            continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[!0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             pos=$((pos + 1))
@@ -8538,14 +8642,14 @@ _@ID@_completion() {
         case $w in
             --) rest=1 ;;
             -*=*) ;;
-            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             *)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[!0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -8592,6 +8696,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         (*) REPLY="" ;;
@@ -8632,13 +8737,19 @@ __@ID@_dynamic() {
 }
 
 _@ID@() {
-    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" left=1 w REPLY MORE
     local -i i
     for (( i = 2; i < CURRENT; i++ )); do
         w=${(Q)words[i]}
-        if [[ -n $want ]]; then
-            want=""
+        if [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            (( left = left - 1 ))
+            (( left > 0 )) || want=""
             continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[^0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             (( pos++ ))
@@ -8647,14 +8758,14 @@ _@ID@() {
         case $w in
             (--) rest=1 ;;
             (-*=*) ;;
-            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             (*)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[^0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -8745,11 +8856,18 @@ function __@ID@_complete
     set -l pos 0
     set -l rest ''
     set -l want ''
+    set -l left 1
     set -e tokens[1]
     for w in $tokens
-        if test -n "$want"
-            set want ''
+        if test -n "$want"; and test "$left" != +
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            set left (math $left - 1)
+            test $left -gt 0; or set want ''
             continue
+        else if test -n "$want"
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            string match -qr -- '^-[^0-9.]' "$w"; or continue
+            set want ''
         end
         if test -n "$rest"
             set pos (math $pos + 1)
@@ -8760,7 +8878,10 @@ function __@ID@_complete
                 set rest 1
             case '-*=*'
             case '-*'
-                set want (__@ID@_option "$node|$w")
+                set -l found (__@ID@_option "$node|$w")
+                set want $found[1]
+                set left 1
+                set -q found[2]; and set left $found[2]
             case '*'
                 set -l child (__@ID@_child "$node|$w")
                 if test -n "$child"
@@ -8770,11 +8891,12 @@ function __@ID@_complete
                 end
         end
     end
-    if test -n "$want"
+    if test -n "$want"; and begin; test "$left" != +; or not string match -qr -- '^-[^0-9.]'@+
+ "$cur"; end
         __@ID@_values $want "$cur" ''
     else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
         set -l parts (string split -m 1 -- '=' "$cur")
-        set -l key (__@ID@_option "$node|$parts[1]")
+        set -l key (__@ID@_option "$node|$parts[1]")[1]
         test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __@ID@_flags $node
@@ -8898,9 +9020,12 @@ def _help_line(text: str, limit: int = 80) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
 
-def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+def _tool_options(
+    path: str, root: bool, config: bool, confirm: bool, version_short: str = ""
+) -> list[_Opt]:
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
-    first has `--yes`), from `FLAGS`, then the help flags."""
+    first has `--yes`), from `FLAGS`, then the help flags; `version_short`: the program's
+    short spelling of `--version` (`program(version_short="-V")`)."""
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
@@ -8910,10 +9035,17 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
             values = list(flag.choices)
         else:
             values = "file" if flag.kind == "path" else "none"
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
-        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
-    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+        short = flag.short or (version_short if flag.name == "--version" else "")
+        names = (short, flag.name) if short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help), ""))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit", ""))
     return found
+
+
+def _takes(takes: int | str) -> str:
+    """How many words an option of a completion table's row takes, as the scripts read it
+    (N, or "+" for every word up to the next flag): "" for one."""
+    return str(takes) if takes != 1 else ""
 
 
 def _option(path: str, option: _CompletionOption) -> _Opt:
@@ -8921,7 +9053,18 @@ def _option(path: str, option: _CompletionOption) -> _Opt:
     and its last long spelling (`--no-X` comes after it, but a flag's value completes to
     nothing, so it has no key)."""
     flags = option.spellings
-    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help)
+    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help, _takes(option.takes))
+
+
+def _not_taken(own: list[_Opt], tool: list[_Opt]) -> list[_Opt]:
+    """The tool-wide flags beside a node's own options: a spelling its own option takes over
+    (`shadows=True`) is the option's there."""
+    taken = {name for flags, *_ in own for name in flags}
+    return [
+        (tuple(name for name in names if name not in taken), key, values, text, takes)
+        for names, key, values, text, takes in tool
+        if set(names) - taken
+    ]
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
@@ -8931,7 +9074,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
-    an option being `[spellings, how its value completes, help]` and a positional
+    an option being `[spellings, how its value completes, help]` (and how many words it
+    takes, when not one) and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
     `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
     options a group's (the program's: "") `options=` shares, offered on its node and below.
@@ -8958,40 +9102,33 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         # come before the command too.
         for shared in map(_SharedRow, table.get("shared", ())):
             if f"{path} ".startswith(f"{shared.scope} ".lstrip()):
-                known = {name for flags, _, _, _ in own for name in flags}
+                known = {name for flags, *_ in own for name in flags}
                 own += [
                     _option(shared.command, option)
                     for option in shared.options
                     if known.isdisjoint(option.spellings)
                 ]
-        taken = {name for flags, _, _, _ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, not path, config, False)
-            if set(names) - taken
-        ]
-        found.append((path, named, own + tool, places))
+        tool = _tool_options(path, not path, config, False, table.get("version_short", ""))
+        found.append((path, named, own + _not_taken(own, tool), places))
     for row in commands.values():
         path, aliases, confirm = row.path, row.aliases, row.confirm
         own = [_option(path, option) for option in row.options]
         places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
-        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
-        # the option's on this command.
-        taken = {name for flags, _, _, _ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
-            if set(names) - taken
-        ]
-        every = own + tool
+        every = own + _not_taken(own, _tool_options(path, False, config, bool(confirm)))
         found.append((path, [], every, places))
         # NOTE: an alias completes like its command (and is offered beside it).
         found.extend((alias, [], every, places) for alias in aliases)
-    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help", "")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((flag,), f"{_OUTPUT_WORD}|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        (
+            (flag,),
+            f"{_OUTPUT_WORD}|{flag}",
+            "none",
+            _help_line(_output_help(flag, default, text)),
+            "",
+        )
         for _, flag, _, _, default, text in _OUTPUT_INPUTS
         if flag is not None
     ]
@@ -9066,6 +9203,12 @@ def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
     return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
 
 
+def _more(opt: _Opt) -> str:
+    """`MORE=...` after an option's key in bash's and zsh's `_option` case: how many words it
+    takes when not one (`_takes`)."""
+    return f" MORE={_quote_sh(opt[4])}" if opt[4] else ""
+
+
 def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
     if isinstance(values, list):
@@ -9106,7 +9249,7 @@ def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
         # NOTE: no indent: the template these lines were first rendered by stripped it.
         "OPTION": [
-            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=True),
@@ -9131,7 +9274,7 @@ def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "OPTION": [
             "        ("
             + "|".join(q(f"{path}|{flag}") for flag in opt[0])
-            + f") REPLY={q(opt[1])} ;;"
+            + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=False),
@@ -9183,7 +9326,9 @@ def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
             for path, opt in _valued(nodes)
             for line in (
                 "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
-                f"            echo {q(opt[1])}",
+                # NOTE: how many words it takes on a line of its own (`_takes`), if not one.
+                f"            echo {q(opt[1])}"
+                + (f"\n            echo {q(opt[4])}" if opt[4] else ""),
             )
         ],
         "VALUES": values,
@@ -12344,7 +12489,7 @@ def _group_help(group: str, program: Program) -> str:
     parts.append("commands:\n" + _rows(rows))
     if shared:
         parts.append(shared)
-    parts.append(_compact_flags(flags_at(not group, program.config, False), program.name))
+    parts.append(_compact_flags(flags_at(not group, program.config, False), program))
     if not group:
         parts.append(_exit_codes(program))
         agents = _wrap(_for_agents(program.name), _terminal_width(), "  ")
@@ -12419,16 +12564,18 @@ def _rows(rows: list[tuple[str, str]]) -> str:
     return "".join(lines)
 
 
-def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ()) -> str:
-    """The tool-wide flags (of the tool `name`) as help lists them after the commands or options:
+def _compact_flags(flags: list[Flag], program: Program, shadowed: tuple[str, ...] = ()) -> str:
+    """The tool-wide flags (of `program`) as help lists them after the commands or options:
     their spellings only, a line or two for each group (`help flags` explains each); none of
     `shadowed`."""
     width = _terminal_width()
-    lines = [f"tool-wide flags ('{name} help flags' explains each):\n"]
+    lines = [f"tool-wide flags ('{program.name} help flags' explains each):\n"]
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
-            names = "/".join(n for n in (flag.short, flag.name) if n and n not in shadowed)
+            names = "/".join(
+                n for n in (_short(flag, program), flag.name) if n and n not in shadowed
+            )
             if names:
                 value = f"[{flag.metavar}]" if flag.optional else flag.metavar
                 pieces.append(f"{names} {value}".rstrip())
@@ -12448,6 +12595,12 @@ def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ())
     return "".join(lines)
 
 
+def _short(flag: Flag, program: Program) -> str:
+    """A tool-wide flag's short spelling: its own, or the program's for `--version`
+    (`program(version_short="-V")`)."""
+    return flag.short or (program.version_short if flag.name == "--version" else "")
+
+
 def _flags_help(program: Program) -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
     parser = _new_parser(program, f"{program.name} help flags")
@@ -12463,7 +12616,8 @@ def _flags_help(program: Program) -> str:
     for group, members in grouped(flags_at(True, program.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
-            _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
+            short = _short(flag, program)
+            _add_flag(section, flag, (short, flag.name) if short else (flag.name,))
         formatter.start_section(group)
         formatter.add_arguments(section._group_actions)
         formatter.end_section()
@@ -12531,7 +12685,7 @@ def _tool_flags(
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, program.config, command.yes), program.name, shadowed)
+    flags = _compact_flags(flags_at(False, program.config, command.yes), program, shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -13140,6 +13294,7 @@ def _complete_values(words: list[str], program: Program) -> list[str]:
 PROGRAM = Program(
     name=PROGRAM_NAME,
     version=VERSION,
+    version_short=VERSION_SHORT,
     distribution=DISTRIBUTION,
     description=DESCRIPTION,
     requires_python=REQUIRES_PYTHON,
