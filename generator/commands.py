@@ -229,23 +229,31 @@ def gen(
     with its diff, and the answer (the outcome stale) says which files are missing or stale.
     As JSON, the answer always says what became of each file, with the warnings.
     """
+    args = argparse.Namespace(
+        handlers=handlers,
+        output=output,
+        name=name,
+        program_version=version,
+        check=check,
+        strict=strict,
+        force=force,
+        completions=completions,
+        skill_dir=skill_dir,
+        plain=plain,
+    )
+    answer = _generate(args)
+    if answer.stale:
+        raise Stale(answer)
+    return answer if ctx.json else None
+
+
+def _generate(args: argparse.Namespace) -> Generated:
+    """`gen`'s work: the files written, each reported on stderr as it is, with the warnings."""
     with _Pipeline():
         from burgee.model.diagnostics import GenerationError
         from burgee.write.gen import Refused
         from burgee.write.gen import gen as generate
 
-        args = argparse.Namespace(
-            handlers=handlers,
-            output=output,
-            name=name,
-            program_version=version,
-            check=check,
-            strict=strict,
-            force=force,
-            completions=completions,
-            skill_dir=skill_dir,
-            plain=plain,
-        )
         warnings: list[Problem] = []
 
         def warn(warning: Any) -> None:
@@ -258,10 +266,7 @@ def gen(
             raise _failed(error) from None
         except Refused as refused:
             raise _refused(refused.problems, refused.where) from None
-        answer = Generated(files.changed, files.unchanged, files.stale, warnings)
-        if files.stale:
-            raise Stale(answer)
-        return answer if ctx.json else None
+        return Generated(files.changed, files.unchanged, files.stale, warnings)
 
 
 @command(effects="read_only", examples=["burgee check examples/todo/handlers.py"])

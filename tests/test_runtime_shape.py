@@ -66,7 +66,8 @@ def test_no_test_patches_a_modules_program() -> None:
 
 
 #: The runtime's folders, bottom first: each imports only folders before it (issue 46, item 3;
-#: docs/architecture.md draws them). `program.py`, beside them, any folder may import.
+#: docs/architecture.md draws them). `program.py` and `rows.py`, beside them, any folder may
+#: import.
 LAYERS = ("start", "core", "answers", "execution", "mcpserver", "commandline", "agents")
 
 

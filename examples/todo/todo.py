@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1210: the first handler from handlers.py
 #     line 1322: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12922: the tables (commands, groups, errors, result shapes)
+#     line 13271: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -1330,14 +1330,51 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
+    from typing import Any, BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
+    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
+
+    class _Server(Protocol):
+        """The MCP server (`mcp._McpServer`) as the modules it imports take it (questions,
+        methods, the HTTP endpoint): they cannot import its class, which imports them."""
+
+        program: Program
+        lock: threading.Lock
+        config: str | None
+        session: str | None
+        version: str
+        elicits: bool
+        gone: bool
+        asked: int
+        inflight: dict[str, Any]
+        awaited: dict[str, tuple[Any, list[Any]]]
+        batches: dict[int, list[str]]
+        sinks: dict[int, Callable[[str | list[str]], None]]
+        streams: dict[int, Any]
+        unstreamed: set[int]
+
+        def thread(self) -> int: ...
+
+        def write(self, text: str) -> None: ...
+
+        def dumps(self, value: object) -> str: ...
+
+        def complete(self, result: str, meta: str = "") -> str: ...
+
+        def abandon(self) -> None: ...
+
+    class _WholeServer(_Server, Protocol):
+        """The server with its reading of messages (`mcp._McpServer.read`), as the HTTP
+        endpoint takes it."""
+
+        def read(self, message: object) -> None: ...
+
     _Answer = tuple[int, str | list[str], dict[str, str]]
 
 
@@ -1700,8 +1737,8 @@ def _variable(name: str, program: Program, infix: str = "", command: str = "") -
     rows = program.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
-        for option, _, _, _, settings in row[3]:
-            env = dict(settings).get("env") if option == name else None
+        for each in _CommandRow(row).inputs:
+            env = dict(each.options).get("env") if each.name == name else None
             if isinstance(env, str) and env and not infix:
                 return env
     prefix = program.debug_env[: -len("DEBUG")]
@@ -2175,10 +2212,20 @@ def _answer_name(question: str) -> str:
 # ---- burgee: loaded on first use: confirm ----
 def _question_field(
     name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
-) -> tuple[Any, ...]:
+) -> _FieldRow:
     """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
-    kind = "boolean" if boolean else "string"
-    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+    return _row_of(
+        _FieldRow,
+        name=name,
+        title=question,
+        description="",
+        kind="boolean" if boolean else "string",
+        several=False,
+        choices=tuple(choices or ()),
+        titles=(),
+        required=True,
+        default=default,
+    )
 
 
 def _answer(
@@ -2260,15 +2307,15 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._given(entry[0])
+        given = context._given(entry.name)
         if given is None:
             missing.append(entry)
         else:
-            values[entry[0]] = _checked(given, entry)
+            values[entry.name] = _checked(given, entry)
     if missing:
         answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
-            names = ", ".join(entry[0] for entry in missing)
+            names = ", ".join(entry.name for entry in missing)
             raise _ActionRequired(
                 "answer",
                 f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
@@ -2287,7 +2334,7 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
 
 # ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
-    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
+    context: Context, fields: Sequence[_FieldRow], secret: bool = False
 ) -> list[dict[str, str]]:
     """The `next` steps of questions nobody could answer: the call again with each answer
     (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
@@ -2295,16 +2342,17 @@ def _answer_steps(
         return []
     if len(fields) > 1:
         given = {
-            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+            entry.name: "VALUE" if entry.default is None else _answer_text(entry.default)
+            for entry in fields
         }
         when = "as it is, or with other answers in place of the defaults shown"
         if "VALUE" in given.values():
             when = "with the answers in place of VALUE"
-            if any(entry[8] is not None for entry in fields):
+            if any(entry.default is not None for entry in fields):
                 when += " (and of the defaults shown, as you wish)"
         return [{"command": context._rerun(given), "when": when}]
-    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
-    if fields[0][3] == "boolean":
+    name, default, choices = fields[0].name, fields[0].default, fields[0].choices
+    if fields[0].kind == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -2337,7 +2385,7 @@ def _ask_fields(
     context: Context,
     key: str,
     message: str,
-    fields: Sequence[tuple[Any, ...]],
+    fields: Sequence[_FieldRow],
     secret: bool = False,
     legacy: Sequence[str] = (),
 ) -> Any:
@@ -2348,8 +2396,8 @@ def _ask_fields(
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
     with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
-        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
-        required = [entry[0] for entry in fields if entry[7]]
+        properties = {entry.name: _field_schema(entry, entry.name in legacy) for entry in fields}
+        required = [entry.name for entry in fields if entry.required]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
@@ -2360,15 +2408,15 @@ def _ask_fields(
             content = content if isinstance(content, dict) else {}
             answers: dict[str, object] = {}
             for entry in fields:
-                value = content.get(entry[0])
+                value = content.get(entry.name)
                 if value is None and (
-                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                    entry.default is not None or entry.kind == "boolean" or not entry.required
                 ):
-                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                    answers[entry.name] = None  # NOTE: the default (a field the client left out)
                 else:
-                    answers[entry[0]] = _checked(value, entry)
+                    answers[entry.name] = _checked(value, entry)
             return answers
-        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+        if action == "decline" and key == fields[0].name and fields[0].kind == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
         if action == "decline":
@@ -2385,21 +2433,22 @@ def _ask_fields(
         )
     if not (context._person and _interactive()):
         return _UNANSWERED
-    if len(fields) > 1 or message != fields[0][1]:
+    if len(fields) > 1 or message != fields[0].title:
         sys.stderr.write(message + "\n")
     answers = {}
     for entry in fields:
         answer = _from_person(entry, secret)
         if answer is _UNANSWERED:
             return _UNANSWERED
-        answers[entry[0]] = answer
+        answers[entry.name] = answer
     return answers
 
 
-def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+def _from_person(entry: _FieldRow, secret: bool) -> object:
     """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
-    _, question, description, kind, several, choices, _, _, default = entry
+    question, description, kind = entry.title, entry.description, entry.kind
+    several, choices, default = entry.several, entry.choices, entry.default
     boolean = kind == "boolean"
     if description:
         question += f" ({description})"
@@ -2765,6 +2814,232 @@ class Program:
 
     def __repr__(self) -> str:
         return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
+
+
+# -- module: burgee.runtime.rows
+def _row(cls: type[_Row]) -> type[_Row]:
+    """Give a row class a property for each of its fields (its annotations, in order); a field
+    named in `_nested` holds rows of that class, each made one when the field is read."""
+    nested = dict(cls.__dict__.get("_nested", ()))
+    optional = dict(cls.__dict__.get("_optional", ()))
+    # NOTE: no loop variable a handlers file may import (`field`): the tool is one module.
+    for index, each_field in enumerate(cls.__annotations__):
+        if each_field in optional:
+            read = _optional_reader(index, optional[each_field])
+        else:
+            read = _field_reader(index, nested.get(each_field))
+        setattr(cls, each_field, property(read))
+    return cls
+
+
+def _optional_reader(index: int, default: object) -> Callable[[tuple[Any, ...]], Any]:
+    """A field a row may leave out at its end (`_optional`): its default then."""
+
+    def read(row: tuple[Any, ...]) -> Any:
+        return row[index] if len(row) > index else default
+
+    return read
+
+
+def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]], Any]:
+    if inner is None:
+
+        def read(row: tuple[Any, ...]) -> Any:
+            return row[index]
+
+        return read
+
+    def read_rows(row: tuple[Any, ...]) -> Any:
+        return tuple(map(inner, row[index]))
+
+    return read_rows
+
+
+def _row_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a row class, in the order a row holds them."""
+    return tuple(cls.__annotations__)
+
+
+def _row_of(cls: type[_Row], **values: Any) -> _Row:
+    """A row made by the names of its fields (how `burgee gen` makes one, as code or as
+    values): every one given, but the optional ones at its end (`_optional`) it leaves out."""
+    fields = _row_fields(cls)
+    optional = dict(cls.__dict__.get("_optional", ()))
+    given = [field in values for field in fields]
+    kept = given.index(False) if False in given else len(fields)
+    if set(values) != set(fields[:kept]) or any(f not in optional for f in fields[kept:]):
+        raise TypeError(f"{cls.__name__} has the fields {fields}, not {tuple(values)}")
+    return cls(values[field] for field in fields[:kept])  # type: ignore[call-arg]
+
+
+@_row
+class _InputRow(tuple):  # type: ignore[type-arg]
+    """One input of a command (`table.py`): all constants, so Python loads a command's inputs as
+    one."""
+
+    __slots__ = ()
+
+    name: str
+    #: `()` for an argument (its name is the one argparse gets).
+    flags: tuple[str, ...]
+    #: What converts its values, by name (`table._converter`).
+    converter: Any
+    #: `...` when the input is required; with the option `fresh`, the function that makes it.
+    default: Any
+    #: `(keyword, value)` pairs: `add_argument`'s own and the reader's (`table.py`).
+    options: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _CommandRow(tuple):  # type: ignore[type-arg]
+    """One command of `COMMANDS` (and of `PROMPTS` and `RESOURCES`), made into a `_Command`
+    the first time a run asks for it (`table._from_row`)."""
+
+    __slots__ = ()
+    _nested = (("inputs", _InputRow),)
+
+    handler: Callable[..., Any]
+    summary: str
+    #: The result's shape (`output._conform`).
+    returns: Any
+    inputs: tuple[_InputRow, ...]
+    #: `(keyword, value)` pairs: `_Command`'s keywords, and how to call the handler.
+    details: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _RecordRow(tuple):  # type: ignore[type-arg]
+    """A record's result shape, in `RECORDS` (`output._conform`, `truncate.py`)."""
+
+    __slots__ = ()
+
+    #: Each field's key -> its shape.
+    fields: dict[str, Any]
+    #: The keys of the fields every value has.
+    required: tuple[str, ...]
+
+
+@_row
+class _ToolRow(tuple):  # type: ignore[type-arg]
+    """An MCP tool of `_MCP_NAMES`, by the tool's name (`mcp_call.py`)."""
+
+    __slots__ = ()
+
+    #: The path of the command it runs.
+    command: str
+    #: Whether `structuredContent` wraps the data as `{"result": ...}`.
+    wrapped: bool
+
+
+@_row
+class _ExtraCommandRow(tuple):  # type: ignore[type-arg]
+    """A built-in command a program adds (`prompt`, `resource`), in `_EXTRA_COMMANDS`."""
+
+    __slots__ = ()
+
+    help: str
+    run: Callable[..., Any]
+
+
+@_row
+class _MediaRow(tuple):  # type: ignore[type-arg]
+    """`_MEDIA` of a program whose commands return images or audio (`media.py`); `()` in any
+    other, which nothing reads."""
+
+    __slots__ = ()
+
+    #: How text mode writes an answer's media (`_write_media`).
+    write: Callable[..., Any]
+    #: How an MCP answer carries them (`_media_text`).
+    text: Callable[..., Any]
+    #: Text mode's refusal before a call whose bytes could go nowhere (`_bytes_for_terminal`).
+    for_terminal: Callable[..., Any]
+    #: The check of one answer's total (`_media_total`).
+    total: Callable[..., Any]
+
+
+@_row
+class _FieldRow(tuple):  # type: ignore[type-arg]
+    """A field a person or an MCP client is asked for: one of a form (`ctx.form`: the `forms`
+    document's row, with the default the class has added at run time, `fields._form_fields`),
+    or a question's one (`ctx.ask`, `ctx.confirm`, `prompt=`: `context._question_field`)."""
+
+    __slots__ = ()
+
+    name: str
+    #: The question asked (a form field's: its name).
+    title: str
+    description: str
+    #: Its JSON Schema type: `boolean`, `string`, `integer` or `number`.
+    kind: str
+    #: It takes several of its choices.
+    several: bool
+    choices: Sequence[str]
+    #: A title for each choice (an enum member's, as words), or none.
+    titles: Sequence[str]
+    required: bool
+    #: None: it has none.
+    default: Any
+
+
+@_row
+class _CompletionOption(tuple):  # type: ignore[type-arg]
+    """An option of the completion table (a JSON list), as `shells._completion_nodes` reads
+    it."""
+
+    __slots__ = ()
+
+    _optional = (("takes", 1),)
+
+    spellings: list[str]
+    #: How its value completes (`_Values`; None: it takes none).
+    values: str | list[str] | None
+    help: str
+    #: How many words it takes (`nargs=N` or a tuple: N; "+": every word up to the next
+    #: flag); left out when one.
+    takes: int | str
+
+
+@_row
+class _CompletionPositional(tuple):  # type: ignore[type-arg]
+    """A positional of the completion table (a JSON list)."""
+
+    __slots__ = ()
+
+    #: How it completes (`_Values`).
+    values: str | list[str] | None
+    #: It takes every word after it.
+    variadic: bool
+
+
+@_row
+class _CompletionRow(tuple):  # type: ignore[type-arg]
+    """A command of the completion table (`_DATA`'s `completion`, JSON: a list), as
+    `shells._completion_nodes` reads it."""
+
+    __slots__ = ()
+    _nested = (("options", _CompletionOption), ("positionals", _CompletionPositional))
+
+    path: str
+    #: The paths of its aliases.
+    aliases: list[str]
+    #: 1 when it asks first (so `--yes` is offered), else 0.
+    confirm: int
+    options: tuple[_CompletionOption, ...]
+    positionals: tuple[_CompletionPositional, ...]
+
+
+@_row
+class _SharedRow(tuple):  # type: ignore[type-arg]
+    """The options a group's `options=` (the program's: "") shares, in the completion table:
+    they complete before the command too, as the command's at `command`."""
+
+    __slots__ = ()
+    _nested = (("options", _CompletionOption),)
+
+    scope: str
+    command: str
+    options: tuple[_CompletionOption, ...]
 
 
 # -- module: burgee.runtime.core.flags
@@ -4004,6 +4279,15 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
+    """A converter that also accepts null."""
+
+    def convert_or_none(value: object) -> _T | None:
+        return None if value is None else convert(value)
+
+    return convert_or_none
+
+
 # ---- burgee: loaded on first use: confirm ----
 # -- module: burgee.runtime.core.fields
 #: How a person or `--answer` says yes or no.
@@ -4013,10 +4297,10 @@ _YES_NO = {
 }
 
 
-def _checked(given: object, entry: tuple[Any, ...]) -> object:
+def _checked(given: object, entry: _FieldRow) -> object:
     """An answer as its field wants it: yes or no; a whole number; a number; one of the
     choices, or several (a list, or text separated by commas); text."""
-    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    name, kind, several, choices = entry.name, entry.kind, entry.several, entry.choices
     if kind == "boolean":
         if type(given) is bool:
             return given
@@ -4069,7 +4353,7 @@ def _answer_text(value: object) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _form_fields(form: type, program: Program) -> list[Any]:
+def _form_fields(form: type, program: Program) -> list[_FieldRow]:
     """A form's fields as gen read them (`program`'s `forms` document), with the defaults the
     class itself has (a dataclass's; an Enum member as its value)."""
     import json
@@ -4096,15 +4380,19 @@ def _form_fields(form: type, program: Program) -> list[Any]:
             default = [getattr(item, "value", item) for item in default]
         elif hasattr(type(default), "_member_map_"):
             default = getattr(default, "value", default)  # NOTE: an Enum member's value
-        fields.append((*spec, default))
+        # NOTE: the document's row is the field's but its default, which the class has.
+        named = _row_fields(_FieldRow)
+        written = {named[index]: value for index, value in enumerate(spec)}
+        fields.append(_row_of(_FieldRow, **written, default=default))
     return fields
 
 
-def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+def _field_schema(entry: _FieldRow, legacy: bool) -> dict[str, Any]:
     """A field of an elicitation's requested schema: its type, title and description, its
     choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
     for `legacy`; several: an array of them), its default."""
-    _, title, description, kind, several, choices, titles, _, default = entry
+    title, description, kind = entry.title, entry.description, entry.kind
+    several, choices, titles, default = entry.several, entry.choices, entry.titles, entry.default
     schema: dict[str, Any] = {"type": kind, "title": title}
     if description:
         schema["description"] = description
@@ -4270,8 +4558,9 @@ def _conform(data: object, shape: Any, records: dict[str, Any], path: str = "res
             if problem:
                 return problem
         return None
-    fields, required = records[shape[1]]
-    for key in required:
+    record = _RecordRow(records[shape[1]])
+    fields = record.fields
+    for key in record.required:
         if key not in data:
             return f"{path}: missing field {key!r}"
     for key, item in data.items():
@@ -4950,7 +5239,7 @@ def _truncate_fields(
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
         return _truncate_inner(shape, "map", records)
-    fields = records[found[1]][0]
+    fields = _RecordRow(records[found[1]]).fields
     return map(fields.get, keys) if _truncate_has_map(found, records) else None
 
 
@@ -5018,7 +5307,7 @@ def _truncate_has_map(
     if form in ("null", "list"):
         return _truncate_has_map(inner, records, seen)
     if form == "record" and inner not in seen:
-        fields = records[inner][0].values()
+        fields = _RecordRow(records[inner]).fields.values()
         return any(_truncate_has_map(field, records, seen | {inner}) for field in fields)
     return False
 
@@ -5832,13 +6121,13 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in program.commands.items():
+    for path, row in program.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
-            for name, flags, *_ in entry[3]
-            if flags
-            for spelling in (name, _long(flags).lstrip("-"))
+            for each in _CommandRow(row).inputs
+            if each.flags
+            for spelling in (each.name, _long(each.flags).lstrip("-"))
         }
     for name, prompt in program.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -6399,7 +6688,8 @@ def _execute(
         raise
     media = call.context._program.media
     if media:
-        media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
+        # NOTE: one answer's media, at most `_MEDIA_TOTAL` together.
+        _MediaRow(media).total(result)
     try:
         data = _jsonable(result)
         problem = None if early else _conform(data, command.returns, call.context._program.records)
@@ -6567,27 +6857,30 @@ def _command(program: Program, path: str) -> _Command | None:
 def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
     """The `_Command` of one row of a generated table (see the module's docstring); the names
     its converters use are the tool's own (`names`: where else to find them)."""
-    handler, summary, returns, inputs, details = row
-    keywords = dict(details)
+    named = _CommandRow(row)
+    inputs = named.inputs
+    keywords = dict(named.details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
-    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    converters = tuple(_converter(each.converter, found) for each in inputs)
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = tuple(name for name, *_ in inputs) if leaves is None else leaves.keys(inputs)
-    secret = any(("secret", True) in options for *_, options in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
+    secret = any(("secret", True) in each.options for each in inputs)
+    build = _builder(inputs)
+    return _Command(named.summary, keys, build, run, named.returns, secret=secret, **keywords)
 
 
-def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+def _builder(inputs: tuple[_InputRow, ...]) -> Callable[[argparse.ArgumentParser], None]:
     """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
 
     def build(parser: argparse.ArgumentParser) -> None:
-        for name, flags, _, _, options in inputs:
-            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+        for each in inputs:
+            flags = each.flags
+            keywords = {key: value for key, value in each.options if key in _PARSER_KEYWORDS}
             if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
@@ -6595,7 +6888,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
                 # object. argparse is loaded whenever it is its parser being built (the quick
                 # reading's `_Recorder` needs no argparse, and takes the string as it is).
                 keywords["help"] = getattr(sys.modules.get("argparse"), "SUPPRESS", _HIDDEN)
-            parser.add_argument(*(flags or (name,)), **keywords)
+            parser.add_argument(*(flags or (each.name,)), **keywords)
 
     return build
 
@@ -6656,7 +6949,7 @@ def _import_once(program: Program) -> None:
 
 def _reader(
     handler: Callable[..., Any],
-    inputs: tuple[tuple[Any, ...], ...],
+    inputs: tuple[_InputRow, ...],
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
@@ -6672,14 +6965,14 @@ def _reader(
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
-    for index, (name, flags, _, written, options) in enumerate(inputs):
-        named = dict(options)
+    for index, each in enumerate(inputs):
+        flags, named = each.flags, dict(each.options)
         off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
-                name,
+                each.name,
                 converters[index],
-                written,
+                each.default,
                 named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
@@ -6698,14 +6991,14 @@ def _reader(
     #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
     #: input gives holds whole groups of N, as the command line can only give them.
     groups = {
-        name: nargs
-        for name, _, _, _, options in inputs
-        if dict(options).get("action") == "extend"
-        for key, nargs in options
+        each.name: nargs
+        for each in inputs
+        if dict(each.options).get("action") == "extend"
+        for key, nargs in each.options
         if key == "nargs" and isinstance(nargs, int) and nargs > 1
     }
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {i.name: _long(i.flags) for i in inputs if i.flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         program = call.context._program
@@ -7382,6 +7675,34 @@ def _new_parser(
     asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
+    width = _terminal_width()
+
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+
+    parser = _parser_class(program, secret=secret, confirm=confirm)(
+        prog=prog,
+        description=_as_written(description) or None,
+        epilog=_as_written(epilog) or None,
+        formatter_class=formatter,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    parser.register("action", _BOOL_ACTION, _switch_class())
+    import re
+
+    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
+    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+    return parser
+
+
+def _parser_class(
+    program: Program, *, secret: bool, confirm: bool
+) -> type[argparse.ArgumentParser]:
+    """`_new_parser`'s class: argparse, with its errors usage errors and the line read
+    intermixed (`program`, `secret`, `confirm`: as `_new_parser` takes them)."""
+    import argparse
+
     class Parser(argparse.ArgumentParser):
         #: The command's arguments as `_quick_parse` reads them: where a pass-through
         #: argument begins (`_pass_start`) is found the same way on both paths.
@@ -7420,26 +7741,9 @@ def _new_parser(
                 assert self.recorded.passthrough is not None
                 setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
-                # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
-                shown = [
-                    flag
-                    for flag, action in self._option_string_actions.items()
-                    if action.help != _HIDDEN
-                ]
-                given = given[:start]
-                # NOTE: the words left after `--` are values: no flag is suggested for them.
-                after = given[given.index("--") + 1 :] if "--" in given else []
-                ending = 0
-                while ending < min(len(extras), len(after)) and (
-                    extras[-1 - ending] == after[-1 - ending]
-                ):
-                    ending += 1
-                hint = _closest_flag(
-                    extras[: len(extras) - ending], shown, program, confirm=confirm
+                raise _unknown_words(
+                    self, program, given[:start], extras, secret=secret, confirm=confirm
                 )
-                if not hint and ending:
-                    hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -7455,15 +7759,8 @@ def _new_parser(
 
         def _check_value(self, action: argparse.Action, value: Any) -> None:
             value = _unmasked(value)
-            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
-            # long flag or the key named), not in argparse's words.
             if action.choices is not None and value not in action.choices:
-                label = action.option_strings[-1] if action.option_strings else action.dest
-                wanted = _one_of(list(action.choices))
-                problem = _expected(wanted, value)
-                if secret and not action.option_strings:
-                    problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
-                raise UsageError(f"{label}: {problem}", hint=self._for_usage())
+                raise _not_a_choice(self, program, action, value, secret=secret)
 
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
@@ -7474,25 +7771,64 @@ def _new_parser(
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=self._for_usage())
+            raise UsageError(message, hint=_for_usage(self, program))
 
-        def _for_usage(self) -> str:
-            words = self.prog.removeprefix(program.name).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip(), program.name)} for usage"
+    return Parser
 
-    width = _terminal_width()
 
-    def formatter(prog: str) -> argparse.HelpFormatter:
-        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+def _for_usage(parser: argparse.ArgumentParser, program: Program) -> str:
+    words = parser.prog.removeprefix(program.name).strip()
+    return f"{_run_hint(f'{words} --help'.lstrip(), program.name)} for usage"
 
-    parser = Parser(
-        prog=prog,
-        description=_as_written(description) or None,
-        epilog=_as_written(epilog) or None,
-        formatter_class=formatter,
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
-    )
+
+def _not_a_choice(
+    parser: argparse.ArgumentParser,
+    program: Program,
+    action: argparse.Action,
+    value: Any,
+    *,
+    secret: bool,
+) -> UsageError:
+    """A choice that is not one says so as a converter does (`_expected`, the long flag or the
+    key named), not in argparse's words."""
+    assert action.choices is not None
+    label = action.option_strings[-1] if action.option_strings else action.dest
+    wanted = _one_of(list(action.choices))
+    problem = _expected(wanted, value)
+    if secret and not action.option_strings:
+        problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
+    return UsageError(f"{label}: {problem}", hint=_for_usage(parser, program))
+
+
+def _unknown_words(
+    parser: argparse.ArgumentParser,
+    program: Program,
+    given: list[str],
+    extras: list[str],
+    *,
+    secret: bool,
+    confirm: bool,
+) -> UsageError:
+    """The usage error of the words argparse left (`given`: the line up to a pass-through
+    argument's words), with the closest flag as its hint."""
+    # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
+    shown = [
+        flag for flag, action in parser._option_string_actions.items() if action.help != _HIDDEN
+    ]
+    # NOTE: the words left after `--` are values: no flag is suggested for them.
+    after = given[given.index("--") + 1 :] if "--" in given else []
+    ending = 0
+    while ending < min(len(extras), len(after)) and (extras[-1 - ending] == after[-1 - ending]):
+        ending += 1
+    hint = _closest_flag(extras[: len(extras) - ending], shown, program, confirm=confirm)
+    if not hint and ending:
+        hint = "every word after '--' is an argument, not a flag"
+    return UsageError(_unrecognized(extras, secret), hint=hint or _for_usage(parser, program))
+
+
+def _switch_class() -> type[argparse.Action]:
+    """The action of a bool option (`_BOOL_ACTION`)."""
+    import argparse
 
     class Switch(argparse.Action):
         """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
@@ -7525,12 +7861,7 @@ def _new_parser(
                 return self.option_strings[0]
             return " | ".join(self.option_strings)
 
-    parser.register("action", _BOOL_ACTION, Switch)
-    import re
-
-    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
-    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
-    return parser
+    return Switch
 
 
 def _closest_flag(
@@ -7932,12 +8263,12 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
     #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in program.commands.values():
-        for name, flags, _, _, options in row[3]:
-            settings = dict(options)
+        for each in _CommandRow(row).inputs:
+            settings = dict(each.options)
             if settings.get("secret"):
                 nargs = settings.get("nargs", 1)
-                for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else -1)
+                for flag in each.flags:
+                    takes[flag] = (each.name, nargs if isinstance(nargs, int) else -1)
     if not takes:
         return
     index = 0
@@ -8232,9 +8563,9 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = invocation.program.commands.get(call.context.command)
         flags = [
-            _long(flags)
-            for _, flags, _, _, options in (row[3] if row else ())
-            if flags and ("help", _HIDDEN) not in options
+            _long(each.flags)
+            for each in (_CommandRow(row).inputs if row else ())
+            if each.flags and ("help", _HIDDEN) not in each.options
         ]
         raise UsageError(
             f"{call.context.command} has no option {option!r}",
@@ -8772,10 +9103,29 @@ def _tool_options(
     return found
 
 
-def _takes(more: list[Any]) -> str:
+def _takes(takes: int | str) -> str:
     """How many words an option of a completion table's row takes, as the scripts read it
-    (its row's fourth item: N, or "+" for every word up to the next flag): "" for one."""
-    return str(more[0]) if more and more[0] != 1 else ""
+    (N, or "+" for every word up to the next flag): "" for one."""
+    return str(takes) if takes != 1 else ""
+
+
+def _option(path: str, option: _CompletionOption) -> _Opt:
+    """An option of the command at `path` as its node offers it. Its key is the command's path
+    and its last long spelling (`--no-X` comes after it, but a flag's value completes to
+    nothing, so it has no key)."""
+    flags = option.spellings
+    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help, _takes(option.takes))
+
+
+def _not_taken(own: list[_Opt], tool: list[_Opt]) -> list[_Opt]:
+    """The tool-wide flags beside a node's own options: a spelling its own option takes over
+    (`shadows=True`) is the option's there."""
+    taken = {name for flags, *_ in own for name in flags}
+    return [
+        (tuple(name for name in names if name not in taken), key, values, text, takes)
+        for names, key, values, text, takes in tool
+        if set(names) - taken
+    ]
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
@@ -8785,13 +9135,14 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
-    an option being `[spellings, how its value completes, help]` and a positional
+    an option being `[spellings, how its value completes, help]` (and how many words it
+    takes, when not one) and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
     `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
     options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
-    commands = {row[0]: row for row in table["commands"]}
+    commands = {row.path: row for row in map(_CompletionRow, table["commands"])}
     root, mode = table.get("root", ("", ""))
     if mode == "empty":
         root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
@@ -8805,47 +9156,26 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # NOTE: the root command's options and positionals are the program's own
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
-                _, _, _, options, positionals = commands[root]
-                own = [
-                    (tuple(f), f"{root}|{f[-1]}", v, text, _takes(m)) for f, v, text, *m in options
-                ]
-                places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+                row = commands[root]
+                own = [_option(root, option) for option in row.options]
+                places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
-        for scope, command, options in table.get("shared", ()):
-            if f"{path} ".startswith(f"{scope} ".lstrip()):
+        for shared in map(_SharedRow, table.get("shared", ())):
+            if f"{path} ".startswith(f"{shared.scope} ".lstrip()):
                 known = {name for flags, *_ in own for name in flags}
                 own += [
-                    (tuple(f), f"{command}|{f[-1]}", v, text, _takes(m))
-                    for f, v, text, *m in options
-                    if known.isdisjoint(f)
+                    _option(shared.command, option)
+                    for option in shared.options
+                    if known.isdisjoint(option.spellings)
                 ]
-        taken = {name for flags, *_ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text, takes)
-            for names, key, values, text, takes in _tool_options(
-                path, not path, config, False, table.get("version_short", "")
-            )
-            if set(names) - taken
-        ]
-        found.append((path, named, own + tool, places))
-    for path, aliases, confirm, options, positionals in commands.values():
-        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
-        # comes after it, but a flag's value completes to nothing, so it has no key).
-        own = [
-            (tuple(flags), f"{path}|{flags[-1]}", values, text, _takes(more))
-            for flags, values, text, *more in options
-        ]
-        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
-        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
-        # the option's on this command.
-        taken = {name for flags, *_ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text, takes)
-            for names, key, values, text, takes in _tool_options(path, False, config, bool(confirm))
-            if set(names) - taken
-        ]
-        every = own + tool
+        tool = _tool_options(path, not path, config, False, table.get("version_short", ""))
+        found.append((path, named, own + _not_taken(own, tool), places))
+    for row in commands.values():
+        path, aliases, confirm = row.path, row.aliases, row.confirm
+        own = [_option(path, option) for option in row.options]
+        places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
+        every = own + _not_taken(own, _tool_options(path, False, config, bool(confirm)))
         found.append((path, [], every, places))
         # NOTE: an alias completes like its command (and is offered beside it).
         found.extend((alias, [], every, places) for alias in aliases)
@@ -9425,6 +9755,19 @@ _MCP_VALUED = (
 _MCP_HTTP_ONLY = ("--path", "--token-env", "--token-file", "--allow-host", "--allow-origin")
 
 
+def _env_setting(value: str) -> tuple[str, str]:
+    """`--env NAME=VALUE`: the variable's name and value."""
+    key, equals, setting = value.partition("=")
+    if not equals:
+        raise UsageError(f"--env {value!r}: write NAME=VALUE")
+    if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
+        raise UsageError(
+            f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
+            "digits and '_', not starting with a digit)"
+        )
+    return key, setting
+
+
 class _McpOptions:
     """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
     `--http [HOST:]PORT`, `--path PATH`, `--token-env NAME` or `--token-file PATH`,
@@ -9470,14 +9813,7 @@ class _McpOptions:
                     )
                 self.client = value
             elif name == "--env":
-                key, equals, setting = value.partition("=")
-                if not equals:
-                    raise UsageError(f"--env {value!r}: write NAME=VALUE")
-                if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
-                    raise UsageError(
-                        f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
-                        "digits and '_', not starting with a digit)"
-                    )
+                key, setting = _env_setting(value)
                 self.env[key] = setting
             elif name == "--cwd":
                 if not os.path.isdir(value):
@@ -9847,7 +10183,7 @@ class _Endpoint:
 
     def run(
         self,
-        server: Any,
+        server: _WholeServer,
         message: object,
         sink: Callable[[str | list[str]], None],
         stream: bool = True,
@@ -9872,7 +10208,7 @@ class _Endpoint:
             server.unstreamed.discard(thread)
             server.streams.pop(thread, None)
 
-    def serving(self, server: Any) -> _Busy:
+    def serving(self, server: _WholeServer) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
         return _Busy(self, server)
 
@@ -9917,7 +10253,7 @@ class _Stream:
 class _Busy:
     """`_Endpoint.serving`: counts the server as busy while the block runs."""
 
-    def __init__(self, endpoint: _Endpoint, server: Any) -> None:
+    def __init__(self, endpoint: _Endpoint, server: _WholeServer) -> None:
         self.endpoint, self.server = endpoint, server
 
     def __enter__(self) -> None:
@@ -9939,7 +10275,12 @@ class _Routed:
     (2026-07-28)."""
 
     def __init__(
-        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+        self,
+        server: _WholeServer,
+        message: object,
+        stream: bool,
+        headers: dict[str, str],
+        watch: bool,
     ) -> None:
         self.server = server
         self.message = message
@@ -10193,9 +10534,7 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    # NOTE: `server` is the call's `mcp_wire._McpWire`, `request` its `mcp_call._Request`,
-    # typed Any here as below: those modules import this one.
-    def answer(self, server: Any, request: Any) -> None:
+    def answer(self, server: _Server, request: Any) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -10208,7 +10547,7 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: Any) -> str:
+    def result(self, server: _Server) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
@@ -10249,7 +10588,7 @@ def _state(text: object) -> dict[str, Any]:
 
 # ---- burgee: loaded on first use: mcp ----
 def _asking(
-    server: Any,
+    server: _Server,
     request: Any,
     params: dict[str, Any],
     modern: bool,
@@ -10278,7 +10617,7 @@ def _asking(
 
 
 # ---- burgee: loaded on first use: elicit, after mcp ----
-def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
+def _confirming(server: _Server, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
@@ -10312,7 +10651,9 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
     return ask
 
 
-def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _elicited(
+    server: _Server, request: Any, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
@@ -10327,11 +10668,11 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     if stream is not None and not stream.asking():
         return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
-    slot: list[Any] = []
+    reply: list[Any] = []
     with server.lock:
         server.asked += 1
         key = f'"elicit-{server.asked}"'
-        server.awaited[key] = (done, slot)
+        server.awaited[key] = (done, reply)
         if server.gone:
             done.set()  # NOTE: the input has ended: no answer can come
         # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
@@ -10356,7 +10697,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             raise _ActionRequired(
                 "cancelled", f"{message} (cancelled)", [], True, context._program.name
             )
-        if not slot and not server.gone:
+        if not reply and not server.gone:
             # NOTE: nobody said no, so this is not the person's cancel; but a person was
             # asked, so no line answers in their place either.
             if stream is not None and not stream.alive():
@@ -10376,7 +10717,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
-    if not slot and server.gone:
+    if not reply and server.gone:
         # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
         where = (
             f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
@@ -10384,7 +10725,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             else "the client's input ended"
         )
         raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
-    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    result = reply[0].get("result") if reply and isinstance(reply[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
 
@@ -10400,7 +10741,7 @@ def _span(seconds: float) -> str:
     return f"{seconds:g} seconds"
 
 
-def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: _Server, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -10409,7 +10750,7 @@ def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
         waiting[0].set()
 
 
-def _nobody_answers(server: Any) -> None:
+def _nobody_answers(server: _Server) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True
@@ -10584,8 +10925,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     endpoint's `_Exchange`, and writes the answer."""
     import http.server
     import io
-    import socket
-    import time
 
     debug = endpoint.debug
     Reads = _reads_class()
@@ -10619,38 +10958,13 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         dispatch = _handler_dispatch
         watch = _handler_watch
         connected = _handler_connected
+        handle_one_request = _handler_handle_one_request
 
         def setup(self) -> None:
             super().setup()
             self.rfile.close()
             self.reads = Reads(self.connection)
             self.rfile = io.BufferedReader(self.reads)
-
-        def handle_one_request(self) -> None:
-            """http.server's, with the deadline of the head: on a connection kept alive, the
-            wait for the next request counts: an idle connection ends as a slow one does.
-            (Either holds a thread, never a slot.)"""
-            self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
-            self.whole = False
-            self.fields = {}
-            try:
-                self.raw_requestline = line = self.rfile.readline(_HTTP_LINE + 1)
-                if len(line) > _HTTP_LINE:
-                    self.requestline = self.request_version = self.command = ""
-                    self.send_error(414)
-                    return
-                if not line:
-                    self.close_connection = True
-                    return
-                if not self.parse_request():
-                    return
-                if self.command not in _METHODS:
-                    self.send_error(501, f"Unsupported method ({self.command!r})")
-                    return
-                self.do_GET()
-            except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
-                self.log_error("Request timed out: %r", error)
-                self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
@@ -10668,6 +10982,36 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
 
     return Handler
+
+
+def _handler_handle_one_request(handler: Any) -> None:
+    """http.server's, with the deadline of the head: on a connection kept alive, the
+    wait for the next request counts: an idle connection ends as a slow one does.
+    (Either holds a thread, never a slot.)"""
+    import socket
+    import time
+
+    handler.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
+    handler.whole = False
+    handler.fields = {}
+    try:
+        handler.raw_requestline = line = handler.rfile.readline(_HTTP_LINE + 1)
+        if len(line) > _HTTP_LINE:
+            handler.requestline = handler.request_version = handler.command = ""
+            handler.send_error(414)
+            return
+        if not line:
+            handler.close_connection = True
+            return
+        if not handler.parse_request():
+            return
+        if handler.command not in _METHODS:
+            handler.send_error(501, f"Unsupported method ({handler.command!r})")
+            return
+        handler.do_GET()
+    except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
+        handler.log_error("Request timed out: %r", error)
+        handler.close_connection = True
 
 
 def _handler_parse_request(handler: Any) -> bool:
@@ -10896,7 +11240,7 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
         handler.close_connection = True
 
 
-def _handler_watch(handler: Any, server: Any, done: threading.Event) -> None:
+def _handler_watch(handler: Any, server: _Server, done: threading.Event) -> None:
     """Until `done`: the client closing its connection abandons the server's calls."""
     while not done.wait(0.1):
         if not handler.connected():
@@ -10930,7 +11274,7 @@ _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 
 
 # NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
-def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_initialize(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
     program = server.program
     info: dict[str, Any] = {"name": program.name, "version": program.version}
@@ -10954,13 +11298,13 @@ def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: boo
     return text
 
 
-def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_ping(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if modern:
         raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
     return "{}"
 
 
-def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_discover(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
     program = server.program
@@ -10989,11 +11333,11 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
 
 
-def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
     """A `*/list` result (one page, embedded as JSON text)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
@@ -11458,9 +11802,10 @@ class _McpCalls(_McpWire):
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = self.program.mcp_names.get(name)
-        if entry is None:
+        found = self.program.mcp_names.get(name)
+        if found is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
+        tool = _ToolRow(found)
         arguments = _arguments(params)
         meta = params.get("_meta")
         token = None
@@ -11468,9 +11813,9 @@ class _McpCalls(_McpWire):
             token = meta.get("progressToken")
             if isinstance(token, bool) or not isinstance(token, (str, int)):
                 token = None
-        command = _command(self.program, entry[0])
+        command = _command(self.program, tool.command)
         assert command is not None  # NOTE: every tool name maps to a command
-        context = Context(entry[0], True, self.program)
+        context = Context(tool.command, True, self.program)
         if self.debug:
             context._verbose = True
         request = _Request(self, ident, context, token, command)
@@ -11479,7 +11824,7 @@ class _McpCalls(_McpWire):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
-        _asking(self, request, params, modern, entry[0], arguments)
+        _asking(self, request, params, modern, tool.command, arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -11488,7 +11833,7 @@ class _McpCalls(_McpWire):
                 if ident in self.inflight:
                     raise _McpError(*_DUPLICATE)
                 self.inflight[ident] = request
-            self.run(request, command, entry[1], arguments, modern)
+            self.run(request, command, tool.wrapped, arguments, modern)
             return
         with self.lock:
             if ident in self.inflight:
@@ -11498,7 +11843,7 @@ class _McpCalls(_McpWire):
                 self.begin()
         if not inline:
             try:
-                self.submit(lambda: self.run(request, command, entry[1], arguments, modern))
+                self.submit(lambda: self.run(request, command, tool.wrapped, arguments, modern))
             except RuntimeError as error:  # no thread could be started
                 with self.lock:
                     del self.inflight[ident]
@@ -11506,7 +11851,7 @@ class _McpCalls(_McpWire):
             return
         self.watchdog()
         try:
-            self.run(request, command, entry[1], arguments, modern)
+            self.run(request, command, tool.wrapped, arguments, modern)
         finally:
             with self.lock:
                 self.running = 0
@@ -11591,7 +11936,7 @@ class _McpCalls(_McpWire):
         answer: str | list[str]
         try:
             string = self.codec.string
-            media = self.program.media[1](envelope) if self.program.media else None
+            media = _MediaRow(self.program.media).text(envelope) if self.program.media else None
             if media is not None:
                 # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
@@ -12196,7 +12541,8 @@ def _group_help(group: str, program: Program) -> str:
         rows.append((label, summary + (" (the default command)" if path == program.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in program.extra_commands.items()]
+        extra = program.extra_commands.items()
+        rows += [(word, _ExtraCommandRow(row).help) for word, row in extra]
     shared = _shared_help(group, program) if program.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
@@ -12218,17 +12564,17 @@ def _shared_help(group: str, program: Program) -> str:
     (here) or after it."""
     scopes = [scope for scope in program.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
     spellings = {spelling for scope in scopes for spelling in program.shared[scope]}
-    under = [
-        row[3]
+    commands = [
+        _CommandRow(row).inputs
         for path, row in program.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
-        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
+    under = [inputs for inputs in commands if any(spellings.intersection(i.flags) for i in inputs)]
     if not under:
         return ""
     rows = []
-    for _, flags, _, _, options in under[0]:
-        settings = dict(options)
+    for each in under[0]:
+        flags, settings = each.flags, dict(each.options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
         words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
@@ -12349,9 +12695,9 @@ def _command_epilog(path: str, command: _Command, program: Program) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: _long(flags)
-            for name, flags, _, _, options in program.commands[path][3]
-            if flags and ("help", _HIDDEN) not in options
+            each.name: _long(each.flags)
+            for each in _CommandRow(program.commands[path]).inputs
+            if each.flags and ("help", _HIDDEN) not in each.options
         }
         parts.append(
             "".join(
@@ -12375,7 +12721,9 @@ def _tool_flags(
     shadowed = program.shadows.get(path, ())
     row = program.commands.get(path)
     required = (
-        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+        {each.name for each in _CommandRow(row).inputs if each.flags and each.default is ...}
+        if row
+        else ()
     )
     for action in parser._actions:
         if action.dest in required:
@@ -12435,7 +12783,7 @@ def run(invocation: _Invocation) -> object:
         return described
     if invocation.rest and invocation.rest[0] in program.extra_commands:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
-        return program.extra_commands[invocation.rest[0]][1](invocation)
+        return _ExtraCommandRow(program.extra_commands[invocation.rest[0]]).run(invocation)
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
@@ -12545,7 +12893,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if program.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            program.media[2](command.returns, _output_file(invocation), sys.stdout)
+            media = _MediaRow(program.media)
+            media.for_terminal(command.returns, _output_file(invocation), sys.stdout)
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
@@ -12728,8 +13077,8 @@ def _write_answer(data: object, output_file: str | None, program: Program) -> No
     """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
     or embedded resource as `media._write_media` says (a program whose commands return some:
     `program.media`)."""
-    media = program.media
-    text = media[0](data, output_file, sys.stdout, program.name) if media else None
+    media = _MediaRow(program.media)
+    text = media.write(data, output_file, sys.stdout, program.name) if media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:

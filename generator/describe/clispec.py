@@ -285,6 +285,29 @@ def _paging(command: Command, entry: dict[str, Any]) -> None:
         entry["fields_arg"] = "--fields"
 
 
+def _example(command: Command, program: Program) -> list[str] | None:
+    """clispec's example: the command's first, as the tool reads it; or its path alone when
+    it needs nothing more; None when neither is known."""
+    if command.examples:
+        words = example_args(command.examples[0], program)
+        if program.shared:
+            # NOTE: clispec's example starts with the command's path: the shared options given
+            # before it come after it, where the tool reads them (`argv._hoisted`).
+            paths = program.paths
+            words = _hoisted(
+                words, program.config, program.shared, lambda w: paths.get(w, ""), program.root()[0]
+            )
+        for alias in command.aliases:
+            # NOTE: clispec's example starts with the command's path, not an alias of it.
+            spelled = [*command.path[:-1], alias]
+            if words[: len(spelled)] == spelled:
+                words = [*command.path, *words[len(spelled) :]]
+        return words
+    if not any(p.required for p in command.inputs):
+        return list(command.path)
+    return None
+
+
 def command_entry(command: Command, program: Program) -> dict[str, Any]:
     """One command of the document: clispec's keys first, then burgee's."""
     withheld = command.effects == "withheld"
@@ -310,23 +333,9 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["outcomes"] = list(command.outcomes)
     if command.deprecated is not None:
         entry["stability"] = "deprecated"
-    if command.examples:
-        words = example_args(command.examples[0], program)
-        if program.shared:
-            # NOTE: clispec's example starts with the command's path: the shared options given
-            # before it come after it, where the tool reads them (`argv._hoisted`).
-            paths = program.paths
-            words = _hoisted(
-                words, program.config, program.shared, lambda w: paths.get(w, ""), program.root()[0]
-            )
-        for alias in command.aliases:
-            # NOTE: clispec's example starts with the command's path, not an alias of it.
-            spelled = [*command.path[:-1], alias]
-            if words[: len(spelled)] == spelled:
-                words = [*command.path, *words[len(spelled) :]]
-        entry["example"] = {"args": words}
-    elif not any(p.required for p in command.inputs):
-        entry["example"] = {"args": list(command.path)}
+    example = _example(command, program)
+    if example is not None:
+        entry["example"] = {"args": example}
     # burgee's own keys:
     if command.effects != effects:
         entry["burgee_effects"] = command.effects

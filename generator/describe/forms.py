@@ -12,6 +12,7 @@ import re
 
 from burgee.model.ir import Program
 from burgee.model.kinds import FORM_KINDS
+from burgee.runtime.rows import _FieldRow, _row_fields, _row_of
 
 
 def title(member: str) -> str:
@@ -22,8 +23,8 @@ def title(member: str) -> str:
 
 
 def forms(program: Program) -> dict[str, list[list[object]]]:
-    """Each form's fields: [name, title, description, kind, several, choices, titles,
-    required] (a field as `fields.py` describes it, but its default: the class's)."""
+    """Each form's fields, each a row of `runtime/rows._FieldRow` but its default (the class's,
+    which the tool adds: `fields._form_fields`)."""
     records = {record.name: record for record in program.records}
     members = {enum.name: enum.members for enum in program.enums}
     found: dict[str, list[list[object]]] = {}
@@ -35,7 +36,24 @@ def forms(program: Program) -> dict[str, list[list[object]]]:
             titles = [title(member) for member, _ in members.get(one.name or "", ())]
             kind = FORM_KINDS.get(one.kind, "string")
             choices = [str(choice) for choice in one.choices]
-            row = [field.name, field.name, field.help, kind, several, choices, titles]
-            fields.append([*row, field.required])
+            row = _row_of(
+                _FieldRow,
+                name=field.name,
+                title=field.name,
+                description=field.help,
+                kind=kind,
+                several=several,
+                choices=choices,
+                titles=titles,
+                required=field.required,
+                default=None,
+            )
+            fields.append(
+                [
+                    value
+                    for key, value in zip(_row_fields(_FieldRow), row, strict=True)
+                    if key != "default"
+                ]
+            )
         found[name] = fields
     return found

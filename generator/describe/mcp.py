@@ -23,6 +23,7 @@ from burgee.describe.schemas import tool, wraps_result
 from burgee.model.diagnostics import Diagnostic, GenerationError
 from burgee.model.ir import Command, Program, Prompt, Resource
 from burgee.model.literals import py
+from burgee.runtime.rows import _ExtraCommandRow, _row_of, _ToolRow
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -79,23 +80,28 @@ def mcp_view(program: Program) -> McpView:
             **{k: v for k, v in entry.items() if k != "name"},
         }
         tools.append(body)
-        wraps = wraps_result(command)
-        names.append(f"    {py(name)}: ({py(command.name)}, {wraps}),")
+        row = _tool_row(command.name, wraps_result(command))
+        names.append(f"    {py(name)}: {row},")
         if command.name not in (name, builtins.NAME):
             # NOTE: `--llms` names a command by its path (`vault peek`, a root command alone
             # by its command), where the tool's name joins it with `_` (`vault_peek`: a tool
             # name has no space) or is the program's: a client that calls the `--llms` name
             # reaches the same command. No tool name has a space, so none collides.
-            names.append(f"    {py(command.name)}: ({py(command.name)}, {wraps}),")
+            names.append(f"    {py(command.name)}: {row},")
     if problems:
         raise GenerationError(problems)
     if builtins.NAME not in seen:
         # NOTE: the built-in that pages back a cut answer (`runtime/execution/table._OUTPUT`).
         tools.append(builtins.mcp_tool())
-        names.append(f"    {py(builtins.NAME)}: ({py(builtins.NAME)}, False),")
+        names.append(f"    {py(builtins.NAME)}: {_tool_row(builtins.NAME, False)},")
     # NOTE: one encoding of the whole list (one per tool was a tenth of a large program's render).
     text = json.dumps({"tools": tools}, ensure_ascii=False, separators=(",", ":"))
     return McpView(tools_json=text, names=names)
+
+
+def _tool_row(command: str, wrapped: bool) -> str:
+    """A tool's row of `_MCP_NAMES` (`runtime/rows._ToolRow`), as code."""
+    return f"({', '.join(_row_of(_ToolRow, command=py(command), wrapped=str(wrapped)))})"
 
 
 def _prompt_entry(prompt: Prompt) -> dict[str, Any]:
@@ -197,5 +203,8 @@ def extra_tables(program: Program) -> tuple[list[str], list[str]]:
         methods += _LOG_METHODS
     return (
         [f"    {py(method)}: {function}," for method, function in methods],
-        [f"    {py(word)}: ({py(text)}, {function})," for word, text, function in commands],
+        [
+            f"    {py(word)}: ({', '.join(_row_of(_ExtraCommandRow, help=py(text), run=run))}),"
+            for word, text, run in commands
+        ],
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 import string
+from typing import Any
 
 from burgee.model.ir import COMMAND_NAME, EFFECTS, NAME_RULE, TRUSTS, Command, Param, cli_word
 from burgee.model.reserved import CONFIRM_FLAGS
@@ -139,6 +140,55 @@ class CommandReader(SharedOptions):
             # problem is reported at once.
             self.error(decorator, f"command name {given!r}: {NAME_RULE}")
         name = given if isinstance(given, str) and named else node.name
+        settings, confirm = self._command_settings(args, options, name)
+        doc = docstrings.parse(ast.get_docstring(node))
+        params = read_params(self, node, doc)
+        exclusive = read_exclusive(self, args, node, params, name)
+        # NOTE: a destructive command asks unless confirm=False; any other asks only when
+        # confirm= is given (a question, or True).
+        asks = confirm is not False and (effects == "destructive" or "confirm" in args)
+        if isinstance(confirm, str) and asks:
+            self._check_question(args["confirm"], confirm, name, params)
+        returns = None
+        if node.returns is not None:
+            try:
+                returns = read_type(self, node.returns, "return")
+            except UnsupportedType as exc:
+                self.error(exc.node, f"return type of {node.name}: {exc.message}")
+        if effects not in EFFECTS or not named:
+            return
+        questions = self.questions.pop(node.name, ())
+        own_yes = any(
+            spelling in CONFIRM_FLAGS
+            for param in params
+            if param.role == "option"
+            for spelling in param.spellings
+        )
+        self.commands.append(
+            Command(
+                path=(*parent, name),
+                function=node.name,
+                summary=doc.summary,
+                description=doc.description,
+                effects=effects,  # type: ignore[arg-type]
+                confirm=(None if not asks else "Proceed?" if confirm is True else str(confirm)),
+                questions=questions,
+                # NOTE: a handler's own --yes/-y stays its own (a gen error when it asks first).
+                yes=asks or (not own_yes and any(q.kind == "confirm" for q in questions)),
+                is_async=isinstance(node, ast.AsyncFunctionDef),
+                params=params,
+                exclusive=exclusive,
+                returns=returns,
+                span=self.span(decorator),
+                **settings,
+            )
+        )
+
+    def _command_settings(
+        self, args: dict[str, ast.expr], options: dict[str, object], name: str
+    ) -> tuple[dict[str, Any], object]:
+        """The settings of `@command(...)` that are the Command's as written, each checked
+        (one that is wrong is reported and read as its default), and `confirm=` as written."""
         examples = options.get("examples", ())
         if not isinstance(examples, tuple) or not all(isinstance(e, str) for e in examples):
             self.error(args["examples"], "examples must be a list of strings")
@@ -184,7 +234,6 @@ class CommandReader(SharedOptions):
                 either = "True, False or None" if default is None else "True or False"
                 self.error(args[key], f"{key} must be {either}")
                 flags[key] = default
-        root = bool(flags["root"])
         confirm = options.get("confirm", True)
         if not isinstance(confirm, (bool, str)) or confirm == "":
             self.error(args["confirm"], "confirm must be True, False or the question to ask")
@@ -197,61 +246,23 @@ class CommandReader(SharedOptions):
         if short_help is not None and (not isinstance(short_help, str) or "\n" in short_help):
             self.error(args["short_help"], "short_help must be one line of text")
             short_help = None
-        doc = docstrings.parse(ast.get_docstring(node))
-        params = read_params(self, node, doc)
-        exclusive = read_exclusive(self, args, node, params, name)
-        # NOTE: a destructive command asks unless confirm=False; any other asks only when
-        # confirm= is given (a question, or True).
-        asks = confirm is not False and (effects == "destructive" or "confirm" in args)
-        if isinstance(confirm, str) and asks:
-            self._check_question(args["confirm"], confirm, name, params)
-        returns = None
-        if node.returns is not None:
-            try:
-                returns = read_type(self, node.returns, "return")
-            except UnsupportedType as exc:
-                self.error(exc.node, f"return type of {node.name}: {exc.message}")
-        if effects not in EFFECTS or not named:
-            return
-        questions = self.questions.pop(node.name, ())
-        own_yes = any(
-            spelling in CONFIRM_FLAGS
-            for param in params
-            if param.role == "option"
-            for spelling in param.spellings
-        )
-        self.commands.append(
-            Command(
-                path=(*parent, name),
-                function=node.name,
-                summary=doc.summary,
-                description=doc.description,
-                effects=effects,  # type: ignore[arg-type]
-                examples=examples,
-                example_spans=example_spans,
-                cardinality=cardinality,
-                hidden=bool(flags["hidden"]),
-                open_world=flags["open_world"],
-                max_output=max_output if isinstance(max_output, int) else None,
-                sanitize=sanitize is not False,
-                trust=trust,  # type: ignore[arg-type]
-                aliases=aliases,
-                root=root,
-                confirm=(None if not asks else "Proceed?" if confirm is True else str(confirm)),
-                questions=questions,
-                # NOTE: a handler's own --yes/-y stays its own (a gen error when it asks first).
-                yes=asks or (not own_yes and any(q.kind == "confirm" for q in questions)),
-                deprecated=(
-                    None if deprecated is False else "" if deprecated is True else str(deprecated)
-                ),
-                short_help=short_help,
-                is_async=isinstance(node, ast.AsyncFunctionDef),
-                params=params,
-                exclusive=exclusive,
-                returns=returns,
-                span=self.span(decorator),
-            )
-        )
+        settings = {
+            "examples": examples,
+            "example_spans": example_spans,
+            "cardinality": cardinality,
+            "hidden": bool(flags["hidden"]),
+            "open_world": flags["open_world"],
+            "max_output": max_output if isinstance(max_output, int) else None,
+            "sanitize": sanitize is not False,
+            "trust": trust,
+            "aliases": aliases,
+            "root": bool(flags["root"]),
+            "deprecated": (
+                None if deprecated is False else "" if deprecated is True else str(deprecated)
+            ),
+            "short_help": short_help,
+        }
+        return settings, confirm
 
     def _check_question(
         self, node: ast.AST, question: str, command: str, params: tuple[Param, ...]

@@ -219,33 +219,7 @@ class _Bundler:
         blank: set[int] = set()
         inserted: list[tuple[str, tuple[str, int]]] = []
         first_sibling: int | None = None
-        # NOTE: in the order `ast.walk` finds them: the top level first; only the statements
-        # whose text says `import` are entered.
-        found = [
-            (node, False) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
-        ]
-        found += [(node, True) for node in nested_imports(source)]
-        #: `from . import fmt` in a function: bundled once this module's code is (a module
-        #: imported there may import this one), the statement binding its namespace.
-        later: list[tuple[ast.ImportFrom, list[Path]]] = []
-        for node, nested in found:
-            modules = self.modules_imported(node, folder)
-            if isinstance(node, ast.ImportFrom) and modules and nested:
-                later.append((node, modules))
-                indent = " " * node.col_offset
-                replace[node.lineno] = [
-                    (
-                        f"{indent}{a.asname or a.name} = {self.namespace_name(m)}",
-                        (path, node.lineno),
-                    )
-                    for a, m in zip(node.names, modules, strict=True)
-                ]
-                blank.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    self.classify(path, node, alias.name, 0, folder, nested=nested)
-            elif not modules:
-                self.classify(path, node, node.module or "", node.level, folder, nested=nested)
+        later = self.imports_found(source, tree, path, replace, blank)
         for index, statement in enumerate(tree.body):
             start, end = statement.lineno, statement.end_lineno or statement.lineno
             drop = False
@@ -269,12 +243,8 @@ class _Bundler:
             elif isinstance(statement, ast.ImportFrom) and self.modules_imported(statement, folder):
                 if first_sibling is None:
                     first_sibling = start
-                aliases = []
-                imported = self.modules_imported(statement, folder)
-                for alias, module in zip(statement.names, imported, strict=True):
-                    inserted += self.module(path, statement, module)
-                    local = alias.asname or alias.name
-                    aliases.append(f"{local} = {self.namespace_name(module)}")
+                code, aliases = self.modules_bundled(path, statement, folder)
+                inserted += code
                 replace[start] = [(line, (path, start)) for line in aliases]
                 drop = True
             elif isinstance(statement, ast.ImportFrom):
@@ -308,27 +278,69 @@ class _Bundler:
         if not top:
             names.update(self.own_names(tree, text, path))
             self.renamed[path] = dict(names)
-        edits = [e for name, new in names.items() for e in _renames(tree, text, name, new) or ()]
-        for index, start, end, new in sorted(edits, reverse=True):
-            text[index] = text[index][:start] + new + text[index][end:]
+        _rename_in(tree, text, names)
         if top and later:
             inserted += self.later(path, later)
             if first_sibling is None:  # NOTE: after the handlers file's imports
                 ends = [s.end_lineno or s.lineno for s in tree.body if _is_import(s)]
                 first_sibling = min(max(ends, default=0) + 1, len(text))
-        own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
-        result: list[tuple[str, tuple[str, int]]] = []
-        for number, (line, origin) in enumerate(own, start=1):
-            if number == first_sibling:
-                result += inserted
-            if number in replace:
-                result += replace[number]
-                blank.discard(number)
-                continue
-            result.append(("" if number in blank else line, origin))
         if not top:
             self.pending[path] = later
-        return result
+        return _assembled(text, path, (first_sibling, inserted), replace, blank)
+
+    def modules_bundled(
+        self, path: str, statement: ast.ImportFrom, folder: Path
+    ) -> tuple[list[tuple[str, tuple[str, int]]], list[str]]:
+        """`from . import fmt, util`: each sibling module's code, bundled as a namespace, and
+        the lines that bind the names the statement bound to them."""
+        code: list[tuple[str, tuple[str, int]]] = []
+        aliases = []
+        imported = self.modules_imported(statement, folder)
+        for alias, module in zip(statement.names, imported, strict=True):
+            code += self.module(path, statement, module)
+            local = alias.asname or alias.name
+            aliases.append(f"{local} = {self.namespace_name(module)}")
+        return code, aliases
+
+    def imports_found(
+        self,
+        source: str,
+        tree: ast.Module,
+        path: str,
+        replace: dict[int, list[tuple[str, tuple[str, int]]]],
+        blank: set[int],
+    ) -> list[tuple[ast.ImportFrom, list[Path]]]:
+        """Each import of the file classified (`classify`); a sibling module imported in a
+        function (`from . import fmt`): bundled once this module's code is (a module imported
+        there may import this one), the statement binding its namespace (`replace`, `blank`)
+        and returned."""
+        folder = Path(path).resolve().parent
+        # NOTE: in the order `ast.walk` finds them: the top level first; only the statements
+        # whose text says `import` are entered.
+        found = [
+            (node, False) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
+        ]
+        found += [(node, True) for node in nested_imports(source)]
+        later: list[tuple[ast.ImportFrom, list[Path]]] = []
+        for node, nested in found:
+            modules = self.modules_imported(node, folder)
+            if isinstance(node, ast.ImportFrom) and modules and nested:
+                later.append((node, modules))
+                indent = " " * node.col_offset
+                replace[node.lineno] = [
+                    (
+                        f"{indent}{a.asname or a.name} = {self.namespace_name(m)}",
+                        (path, node.lineno),
+                    )
+                    for a, m in zip(node.names, modules, strict=True)
+                ]
+                blank.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.classify(path, node, alias.name, 0, folder, nested=nested)
+            elif not modules:
+                self.classify(path, node, node.module or "", node.level, folder, nested=nested)
+        return later
 
     def renamed_import(
         self, statement: ast.ImportFrom, tree: ast.Module, text: list[str], path: str
@@ -690,3 +702,33 @@ def _bindings(tree: ast.Module, *, imports: bool) -> set[str]:
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     found.add(node.id)
     return found
+
+
+def _assembled(
+    text: list[str],
+    path: str,
+    siblings: tuple[int | None, list[tuple[str, tuple[str, int]]]],
+    replace: dict[int, list[tuple[str, tuple[str, int]]]],
+    blank: set[int],
+) -> list[tuple[str, tuple[str, int]]]:
+    """A file's lines, each with its origin: the siblings' code (`siblings`: inserted before
+    that line), a statement's replacement lines in its place, the lines left out blank."""
+    first_sibling, inserted = siblings
+    own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
+    result: list[tuple[str, tuple[str, int]]] = []
+    for number, (line, origin) in enumerate(own, start=1):
+        if number == first_sibling:
+            result += inserted
+        if number in replace:
+            result += replace[number]
+            blank.discard(number)
+            continue
+        result.append(("" if number in blank else line, origin))
+    return result
+
+
+def _rename_in(tree: ast.Module, text: list[str], names: dict[str, str]) -> None:
+    """Each name of `names` renamed in the lines `text` of `tree`, where it can be."""
+    edits = [e for name, new in names.items() for e in _renames(tree, text, name, new) or ()]
+    for index, start, end, new in sorted(edits, reverse=True):
+        text[index] = text[index][:start] + new + text[index][end:]

@@ -113,33 +113,11 @@ class NameChecks(Reader):
         """A name of burgee's (`command`, `Option`, a group, `burgee.X`) used where the tool
         keeps the code: it exists only while burgee reads the file (in a decorator or a
         statement burgee removes, or an annotation, which the tool never evaluates)."""
-        kept = KEPT_API
-        gone = {local for local, api in self.api.items() if api not in kept} | set(self.groups)
-        removed = self.removals.edits
-
-        def stripped(node: ast.AST) -> bool:
-            start, end = self.text.start(node), self.text.end(node)
-            return any(a <= start and end <= b for a, b, _ in removed)
-
-        def burgees(decorator: ast.expr) -> bool:
-            target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            while isinstance(target, ast.Attribute):
-                target = target.value
-            return isinstance(target, ast.Name) and (target.id in gone or target.id in modules)
-
+        gone = {local for local, api in self.api.items() if api not in KEPT_API} | set(self.groups)
         modules = self.api_modules
         if not gone and not modules:
             return
         words = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(gone | modules))) + r")\b")
-        source = self.text.source
-
-        def mentions(nodes: list[ast.stmt]) -> bool:
-            # NOTE: a text search first: walking every statement's tree costs a big file a
-            # tenth of a second, and most mention none of these names.
-            return bool(nodes) and bool(
-                words.search(source, self.text.start(nodes[0]), self.text.end(nodes[-1]))
-            )
-
         # NOTE: a stack, not recursion: an expression may nest thousands deep (`1+1+...`).
         todo: list[tuple[ast.AST, set[str]]] = [(tree, gone)]
         while todo:
@@ -151,57 +129,96 @@ class NameChecks(Reader):
                     (statement, names)
                     for statement in node.body
                     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                    or mentions([statement])
+                    or self._mentions(words, [statement])
                 ]
                 continue
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                # NOTE: burgee's decorators are removed, or reported where they stand.
-                todo += [
-                    (decorator, names)
-                    for decorator in node.decorator_list
-                    if not burgees(decorator) and not stripped(decorator)
-                ]
-                if isinstance(node, ast.ClassDef):
-                    todo += [(child, names) for child in (*node.bases, *node.keywords, *node.body)]
-                    continue
-                arguments = node.args
-                defaults = (*arguments.defaults, *arguments.kw_defaults)
-                todo += [(default, names) for default in defaults if default is not None]
-                if mentions(node.body):
-                    # NOTE: a parameter or a local of the same name is the function's own.
-                    local = {a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)}
-                    local |= {
-                        n.id
-                        for n in ast.walk(node)
-                        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-                    }
-                    todo += [(child, names - local) for child in node.body]
+                todo += self._definition_parts(node, names, gone, words)
                 continue
             if isinstance(node, ast.AnnAssign):
                 if node.value is not None:
                     todo.append((node.value, names))
                 continue
-            if isinstance(node, ast.Name) and node.id in names and not stripped(node):
-                self.error(
-                    node,
-                    f"{node.id!r} is burgee's, so the generated tool has no such name: use it "
-                    "as a decorator, in an annotation or in program(...)",
-                )
-            elif (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in self.api_modules
-                and node.attr in API_NAMES
-                and node.attr not in kept
-                and not stripped(node)
-            ):
-                self.error(
-                    node,
-                    f"{node.value.id}.{node.attr} is burgee's, so the generated tool has no "
-                    "such name: use it as a decorator or in an annotation",
-                )
+            if self._report_stripped(node, names):
                 continue
             todo += [(child, names) for child in ast.iter_child_nodes(node)]
+
+    def _stripped(self, node: ast.AST) -> bool:
+        """The node is inside code burgee removes from the tool."""
+        start, end = self.text.start(node), self.text.end(node)
+        return any(a <= start and end <= b for a, b, _ in self.removals.edits)
+
+    def _mentions(self, words: re.Pattern[str], nodes: list[ast.stmt]) -> bool:
+        # NOTE: a text search first: walking every statement's tree costs a big file a
+        # tenth of a second, and most mention none of these names.
+        return bool(nodes) and bool(
+            words.search(self.text.source, self.text.start(nodes[0]), self.text.end(nodes[-1]))
+        )
+
+    def _definition_parts(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+        names: set[str],
+        gone: set[str],
+        words: re.Pattern[str],
+    ) -> list[tuple[ast.AST, set[str]]]:
+        """The parts of a function or class the tool keeps, each with the names of burgee's
+        that are still burgee's there."""
+
+        def burgees(decorator: ast.expr) -> bool:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            while isinstance(target, ast.Attribute):
+                target = target.value
+            return isinstance(target, ast.Name) and (
+                target.id in gone or target.id in self.api_modules
+            )
+
+        # NOTE: burgee's decorators are removed, or reported where they stand.
+        parts: list[tuple[ast.AST, set[str]]] = [
+            (decorator, names)
+            for decorator in node.decorator_list
+            if not burgees(decorator) and not self._stripped(decorator)
+        ]
+        if isinstance(node, ast.ClassDef):
+            return parts + [(child, names) for child in (*node.bases, *node.keywords, *node.body)]
+        arguments = node.args
+        defaults = (*arguments.defaults, *arguments.kw_defaults)
+        parts += [(default, names) for default in defaults if default is not None]
+        if self._mentions(words, node.body):
+            # NOTE: a parameter or a local of the same name is the function's own.
+            local = {a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)}
+            local |= {
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+            }
+            parts += [(child, names - local) for child in node.body]
+        return parts
+
+    def _report_stripped(self, node: ast.AST, names: set[str]) -> bool:
+        """Report a use of a name of burgee's the tool will not have; True when the node's
+        parts need no further look."""
+        if isinstance(node, ast.Name) and node.id in names and not self._stripped(node):
+            self.error(
+                node,
+                f"{node.id!r} is burgee's, so the generated tool has no such name: use it "
+                "as a decorator, in an annotation or in program(...)",
+            )
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.api_modules
+            and node.attr in API_NAMES
+            and node.attr not in KEPT_API
+            and not self._stripped(node)
+        ):
+            self.error(
+                node,
+                f"{node.value.id}.{node.attr} is burgee's, so the generated tool has no "
+                "such name: use it as a decorator or in an annotation",
+            )
+            return True
+        return False
 
     def check_group_variables(self, tree: ast.Module) -> None:
         """`@notes.command` where `notes` is no group: a name the file never defines (a typo of
@@ -241,6 +258,14 @@ class NameChecks(Reader):
 
     def check_names(self, tree: ast.Module) -> None:
         """Report duplicate command paths and clashes with the tool's reserved names."""
+        self._check_paths()
+        self._check_roots()
+        self.check_surfaces()
+        self._check_named_functions(tree)
+        self._check_bindings(tree)
+
+    def _check_paths(self) -> None:
+        """Each group, command and alias has a path of its own, none of them the tool's."""
         seen: dict[tuple[str, ...], str] = {}
         for group in self.group_nodes:
             if group.path in seen:
@@ -310,6 +335,9 @@ class NameChecks(Reader):
                         )
             for param in command.inputs:
                 self.check_reserved_flags(command, param)
+
+    def _check_roots(self) -> None:
+        """At most one root command, at the top level, and not with program(default=...)."""
         roots = [c for c in self.commands if c.root]
         for command in roots:
             if len(command.path) != 1:
@@ -343,7 +371,9 @@ class NameChecks(Reader):
                     "a program has at most one root command",
                 )
             )
-        self.check_surfaces()
+
+    def _check_named_functions(self, tree: ast.Module) -> None:
+        """default_factory= and complete= name functions at the top level of the file."""
         functions = {
             s.name for s in tree.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
         }
@@ -366,6 +396,9 @@ class NameChecks(Reader):
                             "function defined at the top level of this file",
                         )
                     )
+
+    def _check_bindings(self, tree: ast.Module) -> None:
+        """No top-level name of the file is one the generated module defines."""
         generated = {f"_{kind}_{c.ident}" for c in self.commands for kind in ("build", "run")}
         generated |= {f"_to_{name}" for name in self.records}
         taken = RUNTIME_NAMES | generated | set(RUNTIME_IMPORTS)

@@ -105,45 +105,19 @@ def _yields(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
 
 def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Param | None:
     name = param.name
-    span = reader.span(param)
-    annotation = param.annotation
-    if annotation is None:
+    if param.annotation is None:
         reader.error(param, f"parameter {name!r} of {fn} needs a type annotation")
         return None
-    #: An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
-    #: where the tool's copy has already lost its marker.
-    bare = without_none(annotation, reader.names)
-    named = bare.id if isinstance(bare, ast.Name) else ""
-    alias = reader.aliases.get(named)
-    if alias is not None:
-        reader.alias_uses[(fn, name)] = named
-        if bare is not annotation:
-            # NOTE: `Optional[Verbose]`: the alias' `Annotated[T | None, ...]`, in its place.
-            elements = subscript_elements(alias)
-            nullable = ast.BinOp(left=elements[0], op=ast.BitOr(), right=ast.Constant(None))
-            wrapped = ast.Tuple(elts=[ast.copy_location(nullable, annotation), *elements[1:]])
-            alias = ast.copy_location(ast.Subscript(value=alias.value, slice=wrapped), alias)
-        annotation = alias
-    base, marker = annotation, None
-    if isinstance(annotation, ast.Subscript) and reader.names.is_typing(
-        annotation.value, "Annotated"
-    ):
-        elements = subscript_elements(annotation)
-        base = elements[0]
-        others = [e for e in elements[1:] if not _is_marker(reader, e)]
-        markers = [e for e in elements[1:] if _is_marker(reader, e)]
-        if len(markers) > 1:
-            reader.error(markers[1], f"parameter {name!r} has more than one Argument/Option")
-            return None
-        marker = markers[0] if markers else None
-        if marker is not None and alias is None:
-            plain = reader.code(base) if not others else _without(reader, annotation, marker)
-            reader.removals.replace(reader.text, annotation, plain)
+    annotation, alias = _aliased(reader, param.annotation, fn, name)
+    split = _split_marker(reader, annotation, alias is not None, name)
+    if split is None:
+        return None
+    base, marker = split
     # NOTE: `Optional[Context]` is the spelling a type checker accepts with the default None;
     # a string annotation ("Context | None") names the same.
     shown = without_none(quoted(base) or base, reader.names)
     if reader.api_name(quoted(shown) or shown) == "Context":
-        return _context_param(reader, param, name, span)
+        return _context_param(reader, param, name, reader.span(param))
     role = "option"
     settings: dict[str, object] = {}
     #: Where each setting is written, for a problem with it.
@@ -153,6 +127,81 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         if read is None:
             return None
         role, settings, written = read
+    type_ref = _param_type(reader, param, base, settings=settings, written=written, fn=fn)
+    if type_ref is None:
+        return None
+    defaults = _param_default(reader, param, settings, type_ref)
+    if defaults is None:
+        return None
+    return _param_from_settings(
+        reader,
+        param,
+        doc,
+        role=role,
+        settings=settings,
+        written=written,
+        type_ref=type_ref,
+        defaults=defaults,
+    )
+
+
+def _aliased(
+    reader: Reader, annotation: ast.expr, fn: str, name: str
+) -> tuple[ast.expr, ast.Subscript | None]:
+    """An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
+    where the tool's copy has already lost its marker. The annotation to read, and the alias'
+    own when it is one."""
+    bare = without_none(annotation, reader.names)
+    named = bare.id if isinstance(bare, ast.Name) else ""
+    alias = reader.aliases.get(named)
+    if alias is None:
+        return annotation, None
+    reader.alias_uses[(fn, name)] = named
+    if bare is not annotation:
+        # NOTE: `Optional[Verbose]`: the alias' `Annotated[T | None, ...]`, in its place.
+        elements = subscript_elements(alias)
+        nullable = ast.BinOp(left=elements[0], op=ast.BitOr(), right=ast.Constant(None))
+        wrapped = ast.Tuple(elts=[ast.copy_location(nullable, annotation), *elements[1:]])
+        alias = ast.copy_location(ast.Subscript(value=alias.value, slice=wrapped), alias)
+    return alias, alias
+
+
+def _split_marker(
+    reader: Reader, annotation: ast.expr, aliased: bool, name: str
+) -> tuple[ast.expr, ast.expr | None] | None:
+    """`Annotated[T, Option(...)]`: the type and its marker (None when it has none); the tool's
+    copy keeps the type without the marker. None after an error."""
+    if not (
+        isinstance(annotation, ast.Subscript)
+        and reader.names.is_typing(annotation.value, "Annotated")
+    ):
+        return annotation, None
+    elements = subscript_elements(annotation)
+    base = elements[0]
+    others = [e for e in elements[1:] if not _is_marker(reader, e)]
+    markers = [e for e in elements[1:] if _is_marker(reader, e)]
+    if len(markers) > 1:
+        reader.error(markers[1], f"parameter {name!r} has more than one Argument/Option")
+        return None
+    marker = markers[0] if markers else None
+    if marker is not None and not aliased:
+        plain = reader.code(base) if not others else _without(reader, annotation, marker)
+        reader.removals.replace(reader.text, annotation, plain)
+    return base, marker
+
+
+def _param_type(
+    reader: Reader,
+    param: Parameter,
+    base: ast.expr,
+    *,
+    settings: dict[str, object],
+    written: dict[str, ast.expr],
+    fn: str,
+) -> TypeRef | None:
+    """The parameter's type, as the settings that need a type of their own (count=,
+    passthrough=, secret=) take it; None after an error."""
+    name = param.name
     try:
         type_ref = read_type(reader, base, "param")
     except UnsupportedType as exc:
@@ -182,6 +231,15 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
                 f"{unfit} cannot hold; take it as str (pattern= can keep it to digits)",
             )
             return None
+    return type_ref
+
+
+def _param_default(
+    reader: Reader, param: Parameter, settings: dict[str, object], type_ref: TypeRef
+) -> tuple[str | None, object, bool] | None:
+    """The default as code, its value and whether the parameter is required; None after an
+    error."""
+    name = param.name
     default_code, default, required = None, None, True
     factory = settings.get("default_factory")
     if factory is not None and _is_ellipsis(param.default):
@@ -199,24 +257,31 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default_code, required = f"{factory}()", False
     elif type_ref.kind == "count":
         default_code, default, required = "0", 0, False
+    return default_code, default, required
+
+
+def _param_from_settings(
+    reader: Reader,
+    param: Parameter,
+    doc: Docstring,
+    *,
+    role: str,
+    settings: dict[str, object],
+    written: dict[str, ast.expr],
+    type_ref: TypeRef,
+    defaults: tuple[str | None, object, bool],
+) -> Param | None:
+    """The settings checked against the type and default, one after another, then the `Param`;
+    None after the first error."""
+    name = param.name
+    default_code, default, required = defaults
     text_rules = read_text_rules(reader, param, settings, type_ref, name)
     if text_rules is None:
         return None
-    prompt = settings.get("prompt", False)
-    if prompt is True:
-        prompt = str(settings.get("help") or doc.params.get(name) or name.replace("_", " "))
-    if not isinstance(prompt, str):
-        prompt = None
-    help_text = settings.get("help")
-    if help_text is None:
-        help_text = doc.params.get(name, "")
-    env = settings.get("env")
+    prompt = _prompt(settings, doc, name)
+    help_text = doc.params.get(name, "") if settings.get("help") is None else settings["help"]
+    env = _env(reader, param, settings)
     if env is False:
-        env = ""
-    elif env is not None and (not isinstance(env, str) or not _ENV.match(env)):
-        reader.error(
-            param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
-        )
         return None
     short, long, aliases = names(reader, param, settings, name)
     off = off_forms(reader, param, settings, type_ref, (short, long))
@@ -262,7 +327,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         max_length=text_rules[2],
         path=path,
         prompt=prompt or None,
-        default_factory=factory,  # type: ignore[arg-type]
+        default_factory=settings.get("default_factory"),  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
         passthrough=settings.get("passthrough") is True,
         off=off,
@@ -272,8 +337,33 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         required=required,
         default_code=default_code,
         default=default,
-        span=span,
+        span=reader.span(param),
     )
+
+
+def _prompt(settings: dict[str, object], doc: Docstring, name: str) -> str | None:
+    """`Option(prompt=...)`: the question asked for a missing value; prompt=True asks with the
+    parameter's help (or its name)."""
+    prompt = settings.get("prompt", False)
+    if prompt is True:
+        prompt = str(settings.get("help") or doc.params.get(name) or name.replace("_", " "))
+    return prompt if isinstance(prompt, str) else None
+
+
+def _env(
+    reader: Reader, param: Parameter, settings: dict[str, object]
+) -> str | Literal[False] | None:
+    """`Option(env=...)`: the variable's name, "" for env=False (none, not even the tool's
+    prefix), None when unset; False after an error."""
+    env = settings.get("env")
+    if env is False:
+        return ""
+    if env is not None and (not isinstance(env, str) or not _ENV.match(env)):
+        reader.error(
+            param, f"env={env!r} of {param.name!r} must be a variable name (letters, digits, '_')"
+        )
+        return False
+    return env
 
 
 def _values_taken(ref: TypeRef, nargs: int | str | None, role: str) -> int | None:
@@ -530,69 +620,9 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
         ok = False
     positionals = [p for p in params if p.role == "argument"]
     for index, param in enumerate(positionals):
-        assert param.type is not None
-        kind = param.type.kind
-        if kind in ("bool", "record"):
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn}: a {kind} cannot be positional; "
-                    "make it an option",
-                )
-            )
-            ok = False
-        if kind == "tuple" and not param.required:
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn}: a tuple with a default cannot be "
-                    "positional (it takes all its items or none); make it an option",
-                )
-            )
-            ok = False
-        item = param.type.item
-        if kind == "list" and item is not None and item.kind == "tuple":
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn}: a list of tuples cannot be positional "
-                    "(nothing would tell where one tuple ends); make it an option, repeated "
-                    f"as --{cli_word(param.name)} {' '.join(['VALUE'] * len(item.items))}",
-                )
-            )
-            ok = False
-        later = positionals[index + 1 :]
-        if param.passthrough and later:
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"pass-through argument {param.name!r} of {fn} must be the last argument: "
-                    "every word from its first one is its",
-                )
-            )
-            ok = False
-        elif kind == "list" and later and not _singles(later):
-            # NOTE: argparse's `copy SRC... DST` (and Click's `nargs=-1` before another) leave
-            # the last words for the single arguments after it; after a list, any other
-            # argument (a list, a tuple, an optional one) would be a guess.
-            after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"list argument {param.name!r} of {fn} must be the last argument: "
-                    f"make {after} an option, or move the list last",
-                )
-            )
-            ok = False
-        if not param.required and any(p.required for p in later):
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn} has a default, so every "
-                    "argument after it needs one too",
-                )
-            )
-            ok = False
+        problems = _argument_problems(param, positionals[index + 1 :], fn)
+        reader.diagnostics += [_diag(param, problem) for problem in problems]
+        ok = ok and not problems
     # NOTE: every word an option answers to is its own: a short, a long flag, a bool's off form.
     spelled: dict[str, str] = {}
     for param in params:
@@ -606,6 +636,49 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 ok = False
             spelled[word] = param.name
     return ok
+
+
+def _argument_problems(param: Param, later: list[Param], fn: str) -> list[str]:
+    """What keeps an argument from being read by position, given the arguments after it."""
+    problems: list[str] = []
+    assert param.type is not None
+    kind = param.type.kind
+    if kind in ("bool", "record"):
+        problems.append(
+            f"argument {param.name!r} of {fn}: a {kind} cannot be positional; make it an option"
+        )
+    if kind == "tuple" and not param.required:
+        problems.append(
+            f"argument {param.name!r} of {fn}: a tuple with a default cannot be "
+            "positional (it takes all its items or none); make it an option"
+        )
+    item = param.type.item
+    if kind == "list" and item is not None and item.kind == "tuple":
+        problems.append(
+            f"argument {param.name!r} of {fn}: a list of tuples cannot be positional "
+            "(nothing would tell where one tuple ends); make it an option, repeated "
+            f"as --{cli_word(param.name)} {' '.join(['VALUE'] * len(item.items))}"
+        )
+    if param.passthrough and later:
+        problems.append(
+            f"pass-through argument {param.name!r} of {fn} must be the last argument: "
+            "every word from its first one is its"
+        )
+    elif kind == "list" and later and not _singles(later):
+        # NOTE: argparse's `copy SRC... DST` (and Click's `nargs=-1` before another) leave
+        # the last words for the single arguments after it; after a list, any other
+        # argument (a list, a tuple, an optional one) would be a guess.
+        after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
+        problems.append(
+            f"list argument {param.name!r} of {fn} must be the last argument: "
+            f"make {after} an option, or move the list last"
+        )
+    if not param.required and any(p.required for p in later):
+        problems.append(
+            f"argument {param.name!r} of {fn} has a default, so every "
+            "argument after it needs one too"
+        )
+    return problems
 
 
 def _diag(param: Param, message: str) -> Diagnostic:

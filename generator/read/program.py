@@ -37,7 +37,7 @@ from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
 from burgee.read.dialects import translate
 from burgee.read.effects import declared_effects
-from burgee.read.frameworks import frameworks
+from burgee.read.frameworks import Frameworks, frameworks
 from burgee.read.imports import (
     Bundle,
     bundle,
@@ -53,7 +53,7 @@ from burgee.read.python_version import needed_minor
 from burgee.read.reader import is_none
 from burgee.read.runtime_use import start_notes, typing_notes
 from burgee.read.source import check, longest_line, marker_lines, statements_naming
-from burgee.read.strip import strip
+from burgee.read.strip import Stripped, strip
 from burgee.runtime.core.errors import BUILTIN_ERRORS
 
 _REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*([;<>=!~@ (].*)?$")
@@ -344,78 +344,15 @@ def _read(
     *,
     bundled: Bundle,
 ) -> Program:
-    reader = ProgramReader(source, path)
-    reader.origins = bundled.origins
-    reader.read()
-    top = SourceSpan(path=path, line=1, column=1)
-    if not reader.commands and not reader.diagnostics:
-        reader.diagnostics.append(
-            Diagnostic(span=top, message="no commands found: decorate a function with @command")
-        )
-    program_name = name or reader.program_args.get("name") or _default_name(path)
-    if not isinstance(program_name, str) or not PROGRAM_NAME.match(program_name):
-        given = reader.program_nodes.get("name") if not name else None
-        where = reader.span(given) if given is not None else top
-        what = "program(name=...)" if given is not None else "the handlers file's path"
-        fix = "" if given is not None else "; give one with program(name=...)"
-        reader.diagnostics.append(
-            Diagnostic(
-                span=where,
-                message=f"program name {program_name!r} (from {what}) is not a command name: "
-                f"{PROGRAM_NAME_RULE}{fix}",
-            )
-        )
-    reader.diagnostics.extend(
-        found.model_copy(update={"span": bundled.place(found.span)})
-        for found in marker_lines(source, path)
-    )
-    if reader.diagnostics:
-        # NOTE: a shared alias's problem is found once for each command that names it.
-        unique = {(d.span, d.message): d for d in reader.diagnostics}
-        raise GenerationError(sorted(unique.values(), key=_position))
+    reader, program_name = _checked_reader(source, path, name, bundled)
     stripped = strip(reader.text, reader.tree, reader.removals, model_classes(reader))
     minor, newer = needed_minor(source, path)
     if newer is not None:
         newer = newer.model_copy(update={"span": bundled.place(newer.span)})
-    declared = reader.program_args.get("dependencies")
-    dependencies = (
-        tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
-    ) or pyproject_dependencies(path)
     used = frameworks(reader.tree, reader.span)
-    # NOTE: a framework the runtime's stand-in replaces is no dependency of the tool.
-    third_party = tuple(
-        (module, requirement(module, dependencies))
-        for module in sorted(bundled.third_party)
-        if module not in used.stand_ins
+    third_party, dependencies, warnings = _packages(
+        reader, bundled, stripped, used, path, newer=newer, program_name=program_name
     )
-    warnings = [newer] if newer is not None else []
-    warnings += reader.warnings
-    warnings += [n.model_copy(update={"span": bundled.place(n.span)}) for n in used.notes]
-    warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
-    warnings += start_notes(
-        reader.tree, reader.span, stripped.eager, set(bundled.third_party) - set(used.stand_ins)
-    )
-    if reader.program_args.get("config") is True:
-        warnings += config_collisions(str(program_name), reader.commands)
-    listed = {d.strip() for d in dependencies}
-    unlisted = [m for m, package in third_party if listed and package not in listed]
-    if unlisted:
-        warnings.append(_unlisted(unlisted, bundled, path, bool(declared)))
-    if third_party and not dependencies:
-        dependencies = tuple(sorted({package for _, package in third_party}))
-        first = min(
-            (bundled.third_party[module] for module, _ in third_party),
-            key=lambda s: (s.path != path, s.line),
-        )
-        warnings.append(
-            Diagnostic(
-                span=first,
-                level="warning",
-                message="the handlers import third-party packages but declare no dependencies; "
-                f"the tool's PEP 723 block lists {', '.join(dependencies)}: declare them, with "
-                "versions, in program(dependencies=[...]) or pyproject.toml",
-            )
-        )
     module_doc = docstrings.parse(ast.get_docstring(reader.tree)).description
     aliases = tuple(
         sorted(
@@ -427,14 +364,7 @@ def _read(
     kept = tuple(sorted((set(reader.api.values()) | reader.kept_attributes) & FREE_NAMES))
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
-    read = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
-    found, problems = declared_effects(path, list(read))
-    if problems:
-        raise GenerationError(problems)
-    commands = tuple(found)
-    prefix = reader.program_args.get("env_prefix")
-    if isinstance(prefix, str) and prefix:
-        commands = per_command_env(commands, prefix)
+    commands = _commands(reader, source, path)
     program = Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -476,6 +406,109 @@ def _read(
     if clashes:
         raise GenerationError(clashes)
     return program
+
+
+def _checked_reader(
+    source: str, path: str, name: str | None, bundled: Bundle
+) -> tuple[ProgramReader, str]:
+    """The file read, and the program's name; every problem found, raised at once."""
+    reader = ProgramReader(source, path)
+    reader.origins = bundled.origins
+    reader.read()
+    top = SourceSpan(path=path, line=1, column=1)
+    if not reader.commands and not reader.diagnostics:
+        reader.diagnostics.append(
+            Diagnostic(span=top, message="no commands found: decorate a function with @command")
+        )
+    program_name = name or reader.program_args.get("name") or _default_name(path)
+    if not isinstance(program_name, str) or not PROGRAM_NAME.match(program_name):
+        given = reader.program_nodes.get("name") if not name else None
+        where = reader.span(given) if given is not None else top
+        what = "program(name=...)" if given is not None else "the handlers file's path"
+        fix = "" if given is not None else "; give one with program(name=...)"
+        reader.diagnostics.append(
+            Diagnostic(
+                span=where,
+                message=f"program name {program_name!r} (from {what}) is not a command name: "
+                f"{PROGRAM_NAME_RULE}{fix}",
+            )
+        )
+    reader.diagnostics.extend(
+        found.model_copy(update={"span": bundled.place(found.span)})
+        for found in marker_lines(source, path)
+    )
+    if reader.diagnostics:
+        # NOTE: a shared alias's problem is found once for each command that names it.
+        unique = {(d.span, d.message): d for d in reader.diagnostics}
+        raise GenerationError(sorted(unique.values(), key=_position))
+    return reader, str(program_name)
+
+
+def _packages(
+    reader: ProgramReader,
+    bundled: Bundle,
+    stripped: Stripped,
+    used: Frameworks,
+    path: str,
+    *,
+    newer: Diagnostic | None,
+    program_name: str,
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], list[Diagnostic]]:
+    """The third-party modules the tool imports (each with its package), the dependencies,
+    and the warnings about the file."""
+    declared = reader.program_args.get("dependencies")
+    dependencies = (
+        tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
+    ) or pyproject_dependencies(path)
+    # NOTE: a framework the runtime's stand-in replaces is no dependency of the tool.
+    third_party = tuple(
+        (module, requirement(module, dependencies))
+        for module in sorted(bundled.third_party)
+        if module not in used.stand_ins
+    )
+    warnings = [newer] if newer is not None else []
+    warnings += reader.warnings
+    warnings += [n.model_copy(update={"span": bundled.place(n.span)}) for n in used.notes]
+    warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
+    warnings += start_notes(
+        reader.tree, reader.span, stripped.eager, set(bundled.third_party) - set(used.stand_ins)
+    )
+    if reader.program_args.get("config") is True:
+        warnings += config_collisions(str(program_name), reader.commands)
+    listed = {d.strip() for d in dependencies}
+    unlisted = [m for m, package in third_party if listed and package not in listed]
+    if unlisted:
+        warnings.append(_unlisted(unlisted, bundled, path, bool(declared)))
+    if third_party and not dependencies:
+        dependencies = tuple(sorted({package for _, package in third_party}))
+        first = min(
+            (bundled.third_party[module] for module, _ in third_party),
+            key=lambda s: (s.path != path, s.line),
+        )
+        warnings.append(
+            Diagnostic(
+                span=first,
+                level="warning",
+                message="the handlers import third-party packages but declare no dependencies; "
+                f"the tool's PEP 723 block lists {', '.join(dependencies)}: declare them, with "
+                "versions, in program(dependencies=[...]) or pyproject.toml",
+            )
+        )
+    return third_party, dependencies, warnings
+
+
+def _commands(reader: ProgramReader, source: str, path: str) -> tuple[Command, ...]:
+    """The commands read, with what the file says of them elsewhere (outcomes, stdin,
+    declared effects, the env prefix)."""
+    read = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    found, problems = declared_effects(path, list(read))
+    if problems:
+        raise GenerationError(problems)
+    commands = tuple(found)
+    prefix = reader.program_args.get("env_prefix")
+    if isinstance(prefix, str) and prefix:
+        commands = per_command_env(commands, prefix)
+    return commands
 
 
 def nearest_project(path: str) -> tuple[str, str] | None:

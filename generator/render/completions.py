@@ -32,6 +32,15 @@ from burgee.render.converters import converter
 from burgee.runtime.catalog import code_tree
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script, _help_line
 from burgee.runtime.core.wording import _choice_text
+from burgee.runtime.rows import (
+    _CompletionOption,
+    _CompletionPositional,
+    _CompletionRow,
+    _McpSlotRow,
+    _row_of,
+    _SharedRow,
+    _SlotRow,
+)
 
 SHELLS: tuple[str, ...] = _SHELLS
 
@@ -52,33 +61,61 @@ def _values(param: Param) -> str | list[str]:
 
 
 def _option_row(param: Param) -> list[Any]:
-    """An option's row: its spellings, how its value completes (None: it takes none), help;
-    and how many words it takes when not one (`nargs=N` or a tuple: N; `nargs="+"`/`"*"`:
-    "+", every word up to the next flag), which the scripts complete one after another."""
+    """An option's row (`runtime/rows._CompletionOption`): how many words it takes only when
+    not one (`nargs=N` or a tuple: N; `nargs="+"`/`"*"`: "+", every word up to the next flag),
+    which the scripts complete one after another."""
     assert param.type is not None
     text = _help_line(param.help)
     if param.type.kind == "bool":
-        return [list(param.spellings), None, text]
+        return _json_row(_CompletionOption, spellings=list(param.spellings), values=None, help=text)
     if param.type.kind == "count":
-        return [list(param.flags), None, text]
+        return _json_row(_CompletionOption, spellings=list(param.flags), values=None, help=text)
     ref = param.type.item if param.type.kind == "list" and param.type.item else param.type
     takes = len(ref.items) if ref.kind == "tuple" else param.nargs or 1
-    more = [takes if isinstance(takes, int) else "+"] if takes != 1 else []
-    return [list(param.flags), _values(param), text, *more]
+    more = {"takes": takes if isinstance(takes, int) else "+"} if takes != 1 else {}
+    return _json_row(
+        _CompletionOption,
+        spellings=list(param.flags),
+        values=_values(param),
+        help=text,
+        **more,
+    )
+
+
+def _json_row(row: type[tuple[Any, ...]], **fields: Any) -> list[Any]:
+    """A row of the completion table, as the JSON list it is there."""
+    return list(_row_of(row, **fields))
 
 
 def _command_row(command: Command) -> list[Any]:
-    """One command's row: path, alias paths, whether it asks first, options, positionals."""
+    """One command's row (`runtime/rows._CompletionRow`)."""
     options: list[Any] = []
     positionals: list[Any] = []
     for param in command.inputs:
         assert param.type is not None
         if param.role == "argument":
-            positionals.append([_values(param), param.type.kind == "list"])
+            variadic = param.type.kind == "list"
+            positionals.append(
+                _json_row(_CompletionPositional, values=_values(param), variadic=variadic)
+            )
         elif not param.hidden:
             options.append(_option_row(param))
     aliases = [" ".join((*command.path[:-1], alias)) for alias in command.aliases]
-    return [command.name, aliases, int(command.yes), options, positionals]
+    return _completion_row(command.name, aliases, int(command.yes), options, positionals)
+
+
+def _completion_row(
+    path: str, aliases: list[str], confirm: int, options: list[Any], positionals: list[Any]
+) -> list[Any]:
+    """A row of the completion table's commands, in the order `_CompletionRow` declares."""
+    return _json_row(
+        _CompletionRow,
+        path=path,
+        aliases=aliases,
+        confirm=confirm,
+        options=options,
+        positionals=positionals,
+    )
 
 
 def table(program: Program) -> dict[str, Any]:
@@ -108,15 +145,21 @@ def table(program: Program) -> dict[str, Any]:
         for prompt in program.prompts:
             # NOTE: a prompt's `complete=` values are offered over MCP only (`completion/complete`).
             options = [
-                [[a.flag], "none" if a.complete else _values(a), _help_line(a.help)]
+                _json_row(
+                    _CompletionOption,
+                    spellings=[a.flag],
+                    values="none" if a.complete else _values(a),
+                    help=_help_line(a.help),
+                )
                 for a in prompt.params
                 if a.role != "context"
             ]
-            commands.append([f"prompt {prompt.name}", [], 0, options, []])
+            commands.append(_completion_row(f"prompt {prompt.name}", [], 0, options, []))
     if program.resources:
         uris = [r.uri for r in program.resources if "{" not in r.uri]
         groups[0][1].append([RESOURCE_COMMAND[0], _help_line(RESOURCE_COMMAND[1])])
-        commands.append([RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]])
+        positional = _json_row(_CompletionPositional, values=uris or "none", variadic=False)
+        commands.append(_completion_row(RESOURCE_COMMAND[0], [], 0, [], [positional]))
     found: dict[str, Any] = {"groups": groups, "commands": commands, "root": list(program.root())}
     if program.version_short:
         found["version_short"] = program.version_short
@@ -127,18 +170,20 @@ def table(program: Program) -> dict[str, Any]:
 
 
 def _shared(program: Program) -> list[list[Any]]:
-    """`[group path, a command's path, options]` for each group (the program: "") whose
-    `options=` shares options: they complete before the command too, as that command's."""
-    found: dict[str, list[Any]] = {}
+    """A row (`runtime/rows._SharedRow`) for each group (the program: "") whose `options=`
+    shares options: they complete before the command too, as its first command's."""
+    found: dict[str, tuple[str, list[Any]]] = {}
     for command in program.commands:
         for param in command.inputs:
             if param.shared is None or param.hidden:
                 continue
-            scope = " ".join(param.shared)
-            found.setdefault(scope, [scope, command.name, []])
-            if found[scope][1] == command.name:
-                found[scope][2].append(_option_row(param))
-    return list(found.values())
+            first, options = found.setdefault(" ".join(param.shared), (command.name, []))
+            if first == command.name:
+                options.append(_option_row(param))
+    return [
+        _json_row(_SharedRow, scope=scope, command=first, options=options)
+        for scope, (first, options) in found.items()
+    ]
 
 
 def table_json(program: Program) -> str:
@@ -189,12 +234,9 @@ def arities(user_code: str) -> dict[str, int]:
 
 
 def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
-    """Per command with a `complete=` parameter: its path and the Python source of its slots.
-
-    A slot is `(name, flags, mode, convert, complete, arity)`; `mode` is `arg`, `args`,
-    `flag` (True), `off` (a bool's off form: False), `value` or `append`; an option of
-    several words has their number after (N, or -1: every word up to the next flag).
-    """
+    """Per command with a `complete=` parameter: its path and the Python source of its slots
+    (`runtime/rows._SlotRow`, whose fields order them; an option of several words has their
+    number last: N, or -1 for every word up to the next flag)."""
     tables = []
     counts: dict[str, int] | None = None
     for command in program.commands:
@@ -216,7 +258,16 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
                 # NOTE: its off form is a slot of its own, the only one of a `--no-input`.
                 flags = tuple(name for name in param.spellings if name not in param.negatives)
                 mode = "flag"
-                off.append(f"({py(param.name)}, {py(param.negatives)}, 'off', None, None, 0)")
+                off.append(
+                    _slot(
+                        name=py(param.name),
+                        flags=py(param.negatives),
+                        mode="'off'",
+                        convert="None",
+                        complete="None",
+                        arity="0",
+                    )
+                )
             else:
                 flags = param.flags
                 mode = "append" if ref.kind == "list" else "value"
@@ -225,19 +276,32 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
             code = converter(item)
             # NOTE: how many words an option of several takes (-1: up to the next flag).
             takes = len(item.items) if item.kind == "tuple" else param.nargs
-            count = f", {takes if isinstance(takes, int) else -1}" if takes else ""
+            count = {"words": str(takes if isinstance(takes, int) else -1)} if takes else {}
             rows.append(
-                f"({py(param.name)}, {py(flags)}, {py(mode)}, {code}, {fn}, {arity}{count})"
+                _slot(
+                    name=py(param.name),
+                    flags=py(flags),
+                    mode=py(mode),
+                    convert=code,
+                    complete=fn,
+                    arity=str(arity),
+                    **count,
+                )
             )
             rows.extend(off)
         tables.append((command.name, rows))
     return tables
 
 
+def _slot(**fields: str) -> str:
+    """A completion slot's row, as code."""
+    return f"({', '.join(_row_of(_SlotRow, **fields))})"
+
+
 def surface_slots(program: Program) -> list[str]:
     """The entries of `_MCP_COMPLETIONS` (`completion/complete`): per prompt or resource
-    template with an argument that completes, each argument as (name, convert, `complete=`
-    function, its arity, choices)."""
+    template with an argument that completes, each argument's row (`runtime/rows._McpSlotRow`,
+    whose fields order it)."""
     entries = []
     counts: dict[str, int] | None = None
     for surface in completing(program):
@@ -253,8 +317,14 @@ def surface_slots(program: Program) -> list[str]:
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0
             choices = py(tuple(_choices(param.type)))
-            rows.append(
-                f"        ({py(param.name)}, {converter(param.type)}, {fn}, {arity}, {choices}),\n"
+            row = _row_of(
+                _McpSlotRow,
+                name=py(param.name),
+                convert=converter(param.type),
+                complete=fn,
+                arity=str(arity),
+                choices=choices,
             )
+            rows.append(f"        ({', '.join(row)}),\n")
         entries.append(f"    {py(key)}: (\n{''.join(rows)}    ),")
     return entries

@@ -64,7 +64,7 @@ import ast
 import inspect
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from burgee import __version__
@@ -91,6 +91,14 @@ from burgee.runtime.core.context import _Command
 from burgee.runtime.core.wording import _characters, _choice_text, _number
 from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
 from burgee.runtime.program import TABLES
+from burgee.runtime.rows import (
+    _CommandRow,
+    _InputRow,
+    _MediaRow,
+    _RecordRow,
+    _ResourceRow,
+    _row_of,
+)
 
 
 def docstring(text: str) -> str:
@@ -282,8 +290,8 @@ def _default(param: Param) -> tuple[str, bool]:
 
 
 def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -> str:
-    """One input's row: `(name, flags, converter, default, options)` (`table.py`); a model
-    parameter's converter names each of its leaf options (`inputs`) by its place."""
+    """One input's row (`runtime/rows._InputRow`, whose fields order it; read in `table.py`);
+    a model parameter's converter names each of its leaf options (`inputs`) by its place."""
     assert param.type is not None
     ref = param.type
     flags, parser = parser_arguments(param, program)
@@ -308,8 +316,14 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
         ("whole", param.whole_input and param.part_of is None),
     ]
     options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
-    row = [py(param.name), py(flags), py(spec), default, _tuple(options)]
-    return f"({', '.join(row)})"
+    return _code(
+        _InputRow,
+        name=py(param.name),
+        flags=py(flags),
+        converter=py(spec),
+        default=default,
+        options=_tuple(options),
+    )
 
 
 def input_spec(param: Param) -> str | tuple[object, ...]:
@@ -348,6 +362,11 @@ def _bounded(convert: str, param: Param) -> str:
     return convert
 
 
+def _code(row: type[tuple[Any, ...]], **fields: str) -> str:
+    """A row of a table (`runtime/rows.py`), as code: each field's code, in the row's order."""
+    return f"({', '.join(_row_of(row, **fields))})"
+
+
 def _tuple(items: list[str]) -> str:
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
@@ -361,8 +380,8 @@ _ROW_DEFAULTS = {
 
 
 def command_row(command: Command, program: Program, indent: str = "    ") -> str:
-    """One command's row of its table: `(handler, summary, result shape, inputs, details)`
-    (see `table.py`), each input on a line of its own (the table is left as written by
+    """One command's row of its table (`runtime/rows._CommandRow`, whose fields order it;
+    read in `table.py`), each input on a line of its own (the table is left as written by
     the formatter), indented under a row that starts at `indent`."""
     details: list[tuple[str, str]] = []
     description = command.description
@@ -403,13 +422,21 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
     elif command.returns is not None and command.returns.kind == "none":
         details.append(("discard", "True"))
     pairs = _tuple([f"({py(key)}, {value})" for key, value in details]) if details else "()"
-    head = f"({command.function}, {py(command.summary)}, {shape(command.returns)}, "
-    if not command.inputs:
-        return f"{head}(), {pairs})"
-    inputs = "".join(
-        f"{indent}    {_input_row(param, program, command.inputs)},\n" for param in command.inputs
+    inputs = "()"
+    if command.inputs:
+        lines = "".join(
+            f"{indent}    {_input_row(param, program, command.inputs)},\n"
+            for param in command.inputs
+        )
+        inputs = f"(\n{lines}{indent})"
+    return _code(
+        _CommandRow,
+        handler=command.function,
+        summary=py(command.summary),
+        returns=shape(command.returns),
+        inputs=inputs,
+        details=pairs,
     )
-    return f"{head}(\n{inputs}{indent}), {pairs})"
 
 
 def surface_command(surface: Prompt | Resource) -> Command:
@@ -434,8 +461,13 @@ def surface_entries(program: Program) -> tuple[list[str], list[str]]:
         for p in program.prompts
     ]
     resources = [
-        f"    {py(r.uri)}: ({py(r.mime_type)}, "
-        f"_from_row({command_row(surface_command(r), program)})),"
+        f"    {py(r.uri)}: "
+        + _code(
+            _ResourceRow,
+            mime=py(r.mime_type),
+            command=f"_from_row({command_row(surface_command(r), program)})",
+        )
+        + ","
         for r in program.resources
     ]
     return prompts, resources
@@ -486,6 +518,22 @@ def script_block(program: Program) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class _Rows:
+    """The tables' rows as code (each a line of the template), and the converters of the
+    records the commands take."""
+
+    converters: list[str]
+    commands: list[str]
+    prompts: list[str]
+    resources: list[str]
+    completions: list[str]
+    extra_methods: list[str]
+    extra_commands: list[str]
+    media: str
+    shapes: list[str]
+
+
 def render(
     program: Program,
     regenerate: str,
@@ -496,93 +544,17 @@ def render(
     """The complete source of the generated module; `plain`: its plain form (`gen --plain`),
     every line ordinary code, nothing compiled from a string or cached. `meanwhile`: work
     done while ruff formats it (gen's checks)."""
-    refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
-    records = {r.name: r for r in program.records}
-    # NOTE: a form's answers are built by its converter (`_to_FORM`), as JSON input is.
-    forms = [TypeRef(kind="record", source=name, name=name) for name in program.forms]
-    input_records = _input_records(refs + forms, records)
-    refs += [f.type for r in input_records for f in r.fields]
-    errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
-    constants = [
-        f"PROGRAM_NAME = {py(program.name)}",
-        f"VERSION = {py(program.version)}",
-        f"VERSION_SHORT = {py(program.version_short)}",
-        f"DISTRIBUTION = {py(program.distribution or '')}",
-        f"DESCRIPTION = {py(program.description)}",
-        f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
-        f"DEBUG_ENV = {py(program.debug_env)}",
-        "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
-        *_root_constants(program),
-        "EXIT_CODES: dict[str, int] = " + py(dict(program.exit_codes)),
-    ]
-    texts = documents.embedded(program)
-    commands = [f"    {py(c.name)}: {command_row(c, program)}," for c in program.commands]
-    prompts, resources = surface_entries(program)
-    extra_methods, extra_commands = extra_tables(program)
-    media = "()"
-    if any(has_media(c.returns) for c in program.commands):
-        media = "(_write_media, _media_text, _bytes_for_terminal, _media_total)"
-    lists = surfaces(program)
-    converters = [record_converter(r) for r in input_records]
-    shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
+    rows = _rows(program)
     completion = template_values(program)
-    completions = surface_slots(program)
     mcp = mcp_view(program)
-    data = encode(
-        {
-            "schema": texts["schema"],
-            "llms": texts["llms"],
-            "inputs": texts["inputs"],
-            "mcp_tools": mcp.tools_json,
-            **{
-                f"mcp_{name}": documents.compact({key: lists[key]})
-                for name, key in (
-                    ("prompts", "prompts"),
-                    ("resources", "resources"),
-                    ("templates", "resourceTemplates"),
-                )
-                if key in lists
-            },
-            **completion.pop("documents"),  # type: ignore[dict-item]
-            **({"forms": documents.compact(forms_document(program))} if program.forms else {}),
-        }
-    )
-    # NOTE: the names the program's own code uses decide which parts of the runtime it gets.
-    own = [
-        *third_party(program, program.user_imports)[1],
-        deferred_imports(program)[0],
-        *(f"{local} = {api}" for local, api in program.aliases),
-        *converters,
-        "x = {" + "\n".join(commands) + "}",
-        # NOTE: the rows name their converters as data; as code, they say what the tool needs.
-        *(_converter_code(p) for c in program.commands for p in c.inputs),
-        # NOTE: a model parameter's converter names each of its leaves (`_input_row`).
-        *(["_model_input"] if any(p.part_of for c in program.commands for p in c.inputs) else []),
-        # NOTE: `_import_handlers` defines the pydantic models with it.
-        *(["_run_models"] if program.user_models else []),
-        *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
-        *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
-        "x = {" + "\n".join(prompts + resources + completions) + "}",
-        "x = {" + "\n".join(extra_methods + extra_commands) + "}",
-        f"x = {media}",
-        "x = _framework_call" if program.frameworks else "",
-        "x = {" + "\n".join(shapes) + "}",
-        *(row for _, rows in completion["slot_tables"] for row in rows),  # type: ignore[attr-defined]
-        # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
-        "_complete_values = _candidates" if completion["slot_tables"] else "",
-    ]
-    roots = {"main", "invoke", "asgi", "_Command", "_from_row", "Any", "Program"}
-    if plain:
-        roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
-    # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
-    roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
-    roots -= FREE_NAMES - set(program.kept)
+    data = _data(program, mcp.tools_json, completion.pop("documents"))  # type: ignore[arg-type]
+    roots = _runtime_roots(program, rows, completion, plain=plain)
     joined = join(roots, plain=plain)
     if not plain:
         # NOTE: the tables are a section of the compiled-once code, run where they stood.
         joined = replace(joined, lazy=dict(sorted({**joined.lazy, "tables": ("_tables",)}.items())))
     blocks = placed(program, joined, roots, plain=plain)
-
+    errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
         burgee_version=__version__,
@@ -597,7 +569,7 @@ def render(
             ImportBlock.of(program.user_deferred).bound() & code_names(program.user_code)
         ),
         docstring=docstring(program.description),
-        constants=constants,
+        constants=_constants(program),
         imports=blocks.top,
         runtime_imports=blocks.runtime,
         runtime_checking=blocks.runtime_checking,
@@ -610,16 +582,16 @@ def render(
         ),
         type_checking=blocks.checking,
         runtime=joined,
-        input_records=[{"converter": c} for c in converters],
-        commands=commands,
-        prompts=prompts,
-        resources=resources,
-        mcp_completions=completions,
-        extra_methods=extra_methods,
-        extra_commands=extra_commands,
-        media=media,
+        input_records=[{"converter": c} for c in rows.converters],
+        commands=rows.commands,
+        prompts=rows.prompts,
+        resources=rows.resources,
+        mcp_completions=rows.completions,
+        extra_methods=rows.extra_methods,
+        extra_commands=rows.extra_commands,
+        media=rows.media,
         frameworks="_framework_call" if program.frameworks else "None",
-        records=shapes,
+        records=rows.shapes,
         max_output=py(program.max_output),
         data=data,
         groups=[{"table_entry": e} for e in _group_entries(program)],
@@ -631,8 +603,8 @@ def render(
         shadows=py(shadows(program)),
         shared=py(program.shared),
         program_facts=_facts(
-            resources=bool(resources),
-            mcp_completions=bool(completions),
+            resources=bool(rows.resources),
+            mcp_completions=bool(rows.completions),
             completion_slots=bool(completion["slot_tables"]),
         ),
         **completion,
@@ -640,6 +612,113 @@ def render(
     )
     text = formatted(source, f"{program.name.replace('-', '_')}.py", meanwhile)
     return mapped(text if plain else wrap(text), program.source_name)
+
+
+def _constants(program: Program) -> list[str]:
+    """The constants before the start-up code (which alone reads them, for a start stopped
+    by a second Ctrl-C)."""
+    return [
+        f"PROGRAM_NAME = {py(program.name)}",
+        f"VERSION = {py(program.version)}",
+        f"VERSION_SHORT = {py(program.version_short)}",
+        f"DISTRIBUTION = {py(program.distribution or '')}",
+        f"DESCRIPTION = {py(program.description)}",
+        f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
+        f"DEBUG_ENV = {py(program.debug_env)}",
+        "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
+        *_root_constants(program),
+        "EXIT_CODES: dict[str, int] = " + py(dict(program.exit_codes)),
+    ]
+
+
+def _rows(program: Program) -> _Rows:
+    refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
+    records = {r.name: r for r in program.records}
+    # NOTE: a form's answers are built by its converter (`_to_FORM`), as JSON input is.
+    forms = [TypeRef(kind="record", source=name, name=name) for name in program.forms]
+    prompts, resources = surface_entries(program)
+    extra_methods, extra_commands = extra_tables(program)
+    media = "()"
+    if any(has_media(c.returns) for c in program.commands):
+        media = _code(
+            _MediaRow,
+            write="_write_media",
+            text="_media_text",
+            for_terminal="_bytes_for_terminal",
+            total="_media_total",
+        )
+    return _Rows(
+        converters=[record_converter(r) for r in _input_records(refs + forms, records)],
+        commands=[f"    {py(c.name)}: {command_row(c, program)}," for c in program.commands],
+        prompts=prompts,
+        resources=resources,
+        completions=surface_slots(program),
+        extra_methods=extra_methods,
+        extra_commands=extra_commands,
+        media=media,
+        shapes=[f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)],
+    )
+
+
+def _data(program: Program, mcp_tools: str, completion_documents: dict[str, str]) -> str:
+    """`_DATA`: the tool's documents, encoded once into the module."""
+    texts = documents.embedded(program)
+    lists = surfaces(program)
+    return encode(
+        {
+            "schema": texts["schema"],
+            "llms": texts["llms"],
+            "inputs": texts["inputs"],
+            "mcp_tools": mcp_tools,
+            **{
+                f"mcp_{name}": documents.compact({key: lists[key]})
+                for name, key in (
+                    ("prompts", "prompts"),
+                    ("resources", "resources"),
+                    ("templates", "resourceTemplates"),
+                )
+                if key in lists
+            },
+            **completion_documents,
+            **({"forms": documents.compact(forms_document(program))} if program.forms else {}),
+        }
+    )
+
+
+def _runtime_roots(
+    program: Program, rows: _Rows, completion: dict[str, Any], *, plain: bool
+) -> set[str]:
+    """The runtime's names the tool starts from: the names the program's own code uses
+    decide which parts of the runtime it gets."""
+    own = [
+        *third_party(program, program.user_imports)[1],
+        deferred_imports(program)[0],
+        *(f"{local} = {api}" for local, api in program.aliases),
+        *rows.converters,
+        "x = {" + "\n".join(rows.commands) + "}",
+        # NOTE: the rows name their converters as data; as code, they say what the tool needs.
+        *(_converter_code(p) for c in program.commands for p in c.inputs),
+        # NOTE: a model parameter's converter names each of its leaves (`_input_row`).
+        *(["_model_input"] if any(p.part_of for c in program.commands for p in c.inputs) else []),
+        # NOTE: `_import_handlers` defines the pydantic models with it.
+        *(["_run_models"] if program.user_models else []),
+        *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
+        *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
+        "x = {" + "\n".join(rows.prompts + rows.resources + rows.completions) + "}",
+        "x = {" + "\n".join(rows.extra_methods + rows.extra_commands) + "}",
+        f"x = {rows.media}",
+        "x = _framework_call" if program.frameworks else "",
+        "x = {" + "\n".join(rows.shapes) + "}",
+        *(row for _, rows_ in completion["slot_tables"] for row in rows_),
+        # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
+        "_complete_values = _candidates" if completion["slot_tables"] else "",
+    ]
+    roots = {"main", "invoke", "asgi", "_Command", "_from_row", "Any", "Program"}
+    if plain:
+        roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
+    # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
+    roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
+    return roots - (FREE_NAMES - set(program.kept))
 
 
 def _facts(**written: bool) -> list[tuple[str, str]]:
@@ -683,7 +762,8 @@ def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Reco
 def _record_shape(record: Record) -> str:
     """A record's entry in RECORDS: each field's shape, and the required fields."""
     fields = "{" + ", ".join(f"{py(f.key)}: {shape(f.type)}" for f in record.fields) + "}"
-    return f"({fields}, {py(tuple(f.key for f in record.fields if f.required))})"
+    required = py(tuple(f.key for f in record.fields if f.required))
+    return _code(_RecordRow, fields=fields, required=required)
 
 
 def _output_records(program: Program) -> list[Record]:

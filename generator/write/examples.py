@@ -48,6 +48,7 @@ from burgee.runtime.execution.quickargs import _asks_help, _long, _quick_parse, 
 from burgee.runtime.execution.sources import _layered
 from burgee.runtime.execution.table import _builder, _converter
 from burgee.runtime.execution.values import _apart, _as_list, _Call
+from burgee.runtime.rows import _InputRow, _row_of
 
 if TYPE_CHECKING:
     import argparse
@@ -239,7 +240,11 @@ def _build(program: Program, command: Command) -> Callable[[argparse.ArgumentPar
     rows = []
     for param in command.inputs:
         flags, options = parser_arguments(param, program)
-        rows.append((param.name, flags, None, None, tuple(options.items())))
+        keywords = tuple(options.items())
+        row = _row_of(
+            _InputRow, name=param.name, flags=flags, converter=None, default=None, options=keywords
+        )
+        rows.append(row)
     return _builder(tuple(rows))
 
 

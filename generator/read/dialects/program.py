@@ -50,14 +50,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     """Write a Click program over itself in burgee's dialect; the modules no longer used."""
     reading = click.reading
     found = click.found
-    parents: dict[str, str | None] = {}
-    for key, item in found.items():
-        if key in click.added:
-            parents[key], renamed = click.added[key]
-            if renamed:
-                item.name = renamed
-        else:
-            parents[key] = item.parent
+    parents = _click_parents(click)
     roots = [k for k, f in found.items() if f.group and parents[k] is None]
     layout = Layout()
     if len(roots) > 1:
@@ -81,14 +74,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         paths[key] = (*above, found[key].name)
         return paths[key]
 
-    for item in found.values():
-        for param in item.params if item.group else []:
-            if param.callback:
-                reading.error(
-                    param.node,
-                    "a callback on a group's option runs code while parsing, which a static "
-                    "reading cannot follow: check the value in the group's body instead",
-                )
+    _no_group_callbacks(click)
     if root is not None:
         top = found[root]
         layout.program["description"] = top.options.get("help") or _docstring(top.node)
@@ -134,6 +120,32 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     )
     _drop_default_group(reading, rewrite)
     return dropped
+
+
+def _click_parents(click: ClickReading) -> dict[str, str | None]:
+    """Each command's and group's group (None: at the top), `add_command`'s included (which
+    may rename what it adds)."""
+    parents: dict[str, str | None] = {}
+    for key, item in click.found.items():
+        if key in click.added:
+            parents[key], renamed = click.added[key]
+            if renamed:
+                item.name = renamed
+        else:
+            parents[key] = item.parent
+    return parents
+
+
+def _no_group_callbacks(click: ClickReading) -> None:
+    """A group's option with a callback is an error: it runs code while parsing."""
+    for item in click.found.values():
+        for param in item.params if item.group else []:
+            if param.callback:
+                click.reading.error(
+                    param.node,
+                    "a callback on a group's option runs code while parsing, which a static "
+                    "reading cannot follow: check the value in the group's body instead",
+                )
 
 
 def _drop_default_group(reading: Reading, rewrite: Rewrite) -> None:

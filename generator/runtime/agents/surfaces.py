@@ -39,6 +39,7 @@ from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.values import _Call
 from burgee.runtime.mcpserver.mcp_io import _arguments, _McpError
 from burgee.runtime.mcpserver.mcp_methods import _MCP_READ_CACHE, _mcp_page
+from burgee.runtime.rows import _McpSlotRow, _ResourceRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -153,7 +154,8 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
     if found is None:
         return None
     template, values = found
-    mime, command = program.resources[template]
+    resource = _ResourceRow(program.resources[template])
+    mime, command = resource.mime, resource.command
     kept: list[object] = []
 
     def run(call: _Call) -> object:
@@ -276,7 +278,7 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         uri = ref.get("uri")
         if not isinstance(uri, str) or "{" not in uri or uri not in program.resources:
             raise _McpError(-32602, f"Invalid params: unknown resource template {uri!r}")
-        key, keys = f"resource {uri}", program.resources[uri][1].keys
+        key, keys = f"resource {uri}", _ResourceRow(program.resources[uri]).command.keys
         what = f"resource template {uri!r}"
     else:
         raise _McpError(-32602, "Invalid params: ref.type must be ref/prompt or ref/resource")
@@ -292,17 +294,18 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         for name, text in (given.items() if isinstance(given, dict) else ())
         if name != wanted and name in keys and isinstance(text, str)
     }
-    slots = {slot[0]: slot for slot in program.mcp_completions.get(key, ())}
+    slots = {slot.name: slot for slot in map(_McpSlotRow, program.mcp_completions.get(key, ()))}
     values: list[str] = []
-    slot = slots.get(wanted)
+    slot = slots.get(str(wanted))  # NOTE: one of `keys`, so a string
     if slot is not None:
         # NOTE: the context a shell's completer gets: the other values, converted where they
         # convert (`complete._coerce`), and as typed.
-        options = {name: _coerce(slots[name][1], text) for name, text in raw.items()}
+        options = {name: _coerce(slots[name].convert, text) for name, text in raw.items()}
         context = {"path": key, "options": options, "positionals": [], "raw": raw}
-        values = [choice for choice in slot[4] if choice.startswith(partial)]
-        if slot[2] is not None:
-            values += [value for value, _ in _offered(slot[2], slot[3], partial, context, program)]
+        values = [choice for choice in slot.choices if choice.startswith(partial)]
+        if slot.complete is not None:
+            offered = _offered(slot.complete, slot.arity, partial, context, program)
+            values += [value for value, _ in offered]
         values = list(dict.fromkeys(values))
     found: dict[str, Any] = {"values": values[:_MCP_MOST_VALUES], "total": len(values)}
     found["hasMore"] = len(values) > _MCP_MOST_VALUES

@@ -29,6 +29,7 @@ from burgee.runtime.core.context import _SECRETS
 from burgee.runtime.core.jsonread import _Exact
 from burgee.runtime.core.kinds import _Type
 from burgee.runtime.core.wording import _JSON_EXPECTED, _expected, _one_of
+from burgee.runtime.rows import _RecordRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -171,8 +172,9 @@ def _conform(data: object, shape: Any, records: dict[str, Any], path: str = "res
             if problem:
                 return problem
         return None
-    fields, required = records[shape[1]]
-    for key in required:
+    record = _RecordRow(records[shape[1]])
+    fields = record.fields
+    for key in record.required:
         if key not in data:
             return f"{path}: missing field {key!r}"
     for key, item in data.items():

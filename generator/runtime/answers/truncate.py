@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.core.kinds import _is_media
+from burgee.runtime.rows import _RecordRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -303,7 +304,7 @@ def _truncate_fields(
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
         return _truncate_inner(shape, "map", records)
-    fields = records[found[1]][0]
+    fields = _RecordRow(records[found[1]]).fields
     return map(fields.get, keys) if _truncate_has_map(found, records) else None
 
 
@@ -371,7 +372,7 @@ def _truncate_has_map(
     if form in ("null", "list"):
         return _truncate_has_map(inner, records, seen)
     if form == "record" and inner not in seen:
-        fields = records[inner][0].values()
+        fields = _RecordRow(records[inner]).fields.values()
         return any(_truncate_has_map(field, records, seen | {inner}) for field in fields)
     return False
 

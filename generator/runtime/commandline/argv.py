@@ -37,6 +37,7 @@ from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.core.wording import _expected, _one_of
 from burgee.runtime.execution.quickargs import _flag_like, _pass_start, _recorded, _Recorder
 from burgee.runtime.execution.table import _command
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -351,12 +352,12 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
     #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in program.commands.values():
-        for name, flags, _, _, options in row[3]:
-            settings = dict(options)
+        for each in _CommandRow(row).inputs:
+            settings = dict(each.options)
             if settings.get("secret"):
                 nargs = settings.get("nargs", 1)
-                for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else -1)
+                for flag in each.flags:
+                    takes[flag] = (each.name, nargs if isinstance(nargs, int) else -1)
     if not takes:
         return
     index = 0

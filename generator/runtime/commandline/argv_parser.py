@@ -97,6 +97,34 @@ def _new_parser(
     asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
+    width = _terminal_width()
+
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+
+    parser = _parser_class(program, secret=secret, confirm=confirm)(
+        prog=prog,
+        description=_as_written(description) or None,
+        epilog=_as_written(epilog) or None,
+        formatter_class=formatter,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    parser.register("action", _BOOL_ACTION, _switch_class())
+    import re
+
+    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
+    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+    return parser
+
+
+def _parser_class(
+    program: Program, *, secret: bool, confirm: bool
+) -> type[argparse.ArgumentParser]:
+    """`_new_parser`'s class: argparse, with its errors usage errors and the line read
+    intermixed (`program`, `secret`, `confirm`: as `_new_parser` takes them)."""
+    import argparse
+
     class Parser(argparse.ArgumentParser):
         #: The command's arguments as `_quick_parse` reads them: where a pass-through
         #: argument begins (`_pass_start`) is found the same way on both paths.
@@ -135,26 +163,9 @@ def _new_parser(
                 assert self.recorded.passthrough is not None
                 setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
-                # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
-                shown = [
-                    flag
-                    for flag, action in self._option_string_actions.items()
-                    if action.help != _HIDDEN
-                ]
-                given = given[:start]
-                # NOTE: the words left after `--` are values: no flag is suggested for them.
-                after = given[given.index("--") + 1 :] if "--" in given else []
-                ending = 0
-                while ending < min(len(extras), len(after)) and (
-                    extras[-1 - ending] == after[-1 - ending]
-                ):
-                    ending += 1
-                hint = _closest_flag(
-                    extras[: len(extras) - ending], shown, program, confirm=confirm
+                raise _unknown_words(
+                    self, program, given[:start], extras, secret=secret, confirm=confirm
                 )
-                if not hint and ending:
-                    hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -170,15 +181,8 @@ def _new_parser(
 
         def _check_value(self, action: argparse.Action, value: Any) -> None:
             value = _unmasked(value)
-            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
-            # long flag or the key named), not in argparse's words.
             if action.choices is not None and value not in action.choices:
-                label = action.option_strings[-1] if action.option_strings else action.dest
-                wanted = _one_of(list(action.choices))
-                problem = _expected(wanted, value)
-                if secret and not action.option_strings:
-                    problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
-                raise UsageError(f"{label}: {problem}", hint=self._for_usage())
+                raise _not_a_choice(self, program, action, value, secret=secret)
 
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
@@ -189,25 +193,64 @@ def _new_parser(
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=self._for_usage())
+            raise UsageError(message, hint=_for_usage(self, program))
 
-        def _for_usage(self) -> str:
-            words = self.prog.removeprefix(program.name).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip(), program.name)} for usage"
+    return Parser
 
-    width = _terminal_width()
 
-    def formatter(prog: str) -> argparse.HelpFormatter:
-        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+def _for_usage(parser: argparse.ArgumentParser, program: Program) -> str:
+    words = parser.prog.removeprefix(program.name).strip()
+    return f"{_run_hint(f'{words} --help'.lstrip(), program.name)} for usage"
 
-    parser = Parser(
-        prog=prog,
-        description=_as_written(description) or None,
-        epilog=_as_written(epilog) or None,
-        formatter_class=formatter,
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
-    )
+
+def _not_a_choice(
+    parser: argparse.ArgumentParser,
+    program: Program,
+    action: argparse.Action,
+    value: Any,
+    *,
+    secret: bool,
+) -> UsageError:
+    """A choice that is not one says so as a converter does (`_expected`, the long flag or the
+    key named), not in argparse's words."""
+    assert action.choices is not None
+    label = action.option_strings[-1] if action.option_strings else action.dest
+    wanted = _one_of(list(action.choices))
+    problem = _expected(wanted, value)
+    if secret and not action.option_strings:
+        problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
+    return UsageError(f"{label}: {problem}", hint=_for_usage(parser, program))
+
+
+def _unknown_words(
+    parser: argparse.ArgumentParser,
+    program: Program,
+    given: list[str],
+    extras: list[str],
+    *,
+    secret: bool,
+    confirm: bool,
+) -> UsageError:
+    """The usage error of the words argparse left (`given`: the line up to a pass-through
+    argument's words), with the closest flag as its hint."""
+    # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
+    shown = [
+        flag for flag, action in parser._option_string_actions.items() if action.help != _HIDDEN
+    ]
+    # NOTE: the words left after `--` are values: no flag is suggested for them.
+    after = given[given.index("--") + 1 :] if "--" in given else []
+    ending = 0
+    while ending < min(len(extras), len(after)) and (extras[-1 - ending] == after[-1 - ending]):
+        ending += 1
+    hint = _closest_flag(extras[: len(extras) - ending], shown, program, confirm=confirm)
+    if not hint and ending:
+        hint = "every word after '--' is an argument, not a flag"
+    return UsageError(_unrecognized(extras, secret), hint=hint or _for_usage(parser, program))
+
+
+def _switch_class() -> type[argparse.Action]:
+    """The action of a bool option (`_BOOL_ACTION`)."""
+    import argparse
 
     class Switch(argparse.Action):
         """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
@@ -240,12 +283,7 @@ def _new_parser(
                 return self.option_strings[0]
             return " | ".join(self.option_strings)
 
-    parser.register("action", _BOOL_ACTION, Switch)
-    import re
-
-    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
-    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
-    return parser
+    return Switch
 
 
 def _closest_flag(

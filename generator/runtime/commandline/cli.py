@@ -91,6 +91,7 @@ from burgee.runtime.execution.sources import _FILES, _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call, _confirmation
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _ExtraCommandRow, _MediaRow
 from burgee.runtime.start.boot import _INTERRUPTED
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ def run(invocation: _Invocation) -> object:
         return described
     if invocation.rest and invocation.rest[0] in program.extra_commands:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
-        return program.extra_commands[invocation.rest[0]][1](invocation)
+        return _ExtraCommandRow(program.extra_commands[invocation.rest[0]]).run(invocation)
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
@@ -229,7 +230,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if program.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            program.media[2](command.returns, _output_file(invocation), sys.stdout)
+            media = _MediaRow(program.media)
+            media.for_terminal(command.returns, _output_file(invocation), sys.stdout)
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
@@ -408,8 +410,8 @@ def _write_answer(data: object, output_file: str | None, program: Program) -> No
     """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
     or embedded resource as `media._write_media` says (a program whose commands return some:
     `program.media`)."""
-    media = program.media
-    text = media[0](data, output_file, sys.stdout, program.name) if media else None
+    media = _MediaRow(program.media)
+    text = media.write(data, output_file, sys.stdout, program.name) if media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:

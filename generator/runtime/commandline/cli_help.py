@@ -25,6 +25,7 @@ from burgee.runtime.core.errors import _builtin_errors
 from burgee.runtime.core.flags import Flag, flags_at, grouped
 from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _long
 from burgee.runtime.execution.values import _apart_text, _question_lines
+from burgee.runtime.rows import _CommandRow, _ExtraCommandRow
 
 if TYPE_CHECKING:
     import argparse
@@ -58,7 +59,8 @@ def _group_help(group: str, program: Program) -> str:
         rows.append((label, summary + (" (the default command)" if path == program.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in program.extra_commands.items()]
+        extra = program.extra_commands.items()
+        rows += [(word, _ExtraCommandRow(row).help) for word, row in extra]
     shared = _shared_help(group, program) if program.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
@@ -80,17 +82,17 @@ def _shared_help(group: str, program: Program) -> str:
     (here) or after it."""
     scopes = [scope for scope in program.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
     spellings = {spelling for scope in scopes for spelling in program.shared[scope]}
-    under = [
-        row[3]
+    commands = [
+        _CommandRow(row).inputs
         for path, row in program.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
-        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
+    under = [inputs for inputs in commands if any(spellings.intersection(i.flags) for i in inputs)]
     if not under:
         return ""
     rows = []
-    for _, flags, _, _, options in under[0]:
-        settings = dict(options)
+    for each in under[0]:
+        flags, settings = each.flags, dict(each.options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
         words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
@@ -211,9 +213,9 @@ def _command_epilog(path: str, command: _Command, program: Program) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: _long(flags)
-            for name, flags, _, _, options in program.commands[path][3]
-            if flags and ("help", _HIDDEN) not in options
+            each.name: _long(each.flags)
+            for each in _CommandRow(program.commands[path]).inputs
+            if each.flags and ("help", _HIDDEN) not in each.options
         }
         parts.append(
             "".join(
@@ -237,7 +239,9 @@ def _tool_flags(
     shadowed = program.shadows.get(path, ())
     row = program.commands.get(path)
     required = (
-        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+        {each.name for each in _CommandRow(row).inputs if each.flags and each.default is ...}
+        if row
+        else ()
     )
     for action in parser._actions:
         if action.dest in required:

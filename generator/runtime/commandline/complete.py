@@ -24,6 +24,7 @@ from burgee.runtime.core.flags import HELP_FLAGS, _flag
 from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.quickargs import _flag_like
 from burgee.runtime.execution.table import _IMPORTED, _import_once
+from burgee.runtime.rows import _SlotRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -159,8 +160,9 @@ def _candidates(words: list[str], program: Program) -> list[str]:
     slots = slotted(node) if slotted is not None and node in program.commands else ()
     if not slots:
         return []
-    by_flag = {flag: slot for slot in slots for flag in slot[1]}
-    arguments = [slot for slot in slots if slot[2] in ("arg", "args") and not sharing]
+    slot_rows = tuple(map(_SlotRow, slots))
+    by_flag = {flag: slot for slot in slot_rows for flag in slot.flags}
+    arguments = [slot for slot in slot_rows if slot.mode in ("arg", "args") and not sharing]
     options: dict[str, Any] = {}
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
@@ -183,7 +185,7 @@ def _candidates(words: list[str], program: Program) -> list[str]:
             want = want if left else None
         elif rest or not token.startswith("-") or token == "-":
             slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
-            positionals.append(_coerce(slot[3], token) if slot else token)
+            positionals.append(_coerce(slot.convert, token) if slot else token)
             if slot is not None:
                 _remember(slot, token, options, raw, into=False)
         elif token == "--":
@@ -195,12 +197,12 @@ def _candidates(words: list[str], program: Program) -> list[str]:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
                 pending = _flag(flag, program.config) if not has_value else None
                 continue
-            if slot[2] in ("flag", "off"):
-                options[slot[0]] = slot[2] == "flag"
+            if slot.mode in ("flag", "off"):
+                options[slot.name] = slot.mode == "flag"
             elif has_value:
                 _remember(slot, value, options, raw)
             else:
-                want, left = slot, slot[6] if len(slot) > 6 else 1
+                want, left = slot, slot.words
     if want is not None and left < 0 and _flag_like(partial):
         want = None
     if pending is not None and pending.takes(partial):
@@ -210,16 +212,16 @@ def _candidates(words: list[str], program: Program) -> list[str]:
         want = by_flag.get(flag)
     elif want is None and not (partial.startswith("-") and not rest) and arguments:
         want = arguments[min(len(positionals), len(arguments) - 1)]
-        if want[2] == "arg" and len(positionals) >= len(arguments):
+        if want.mode == "arg" and len(positionals) >= len(arguments):
             want = None
-    if want is None or want[4] is None:
+    if want is None or want.complete is None:
         return []
     context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
     stdout = sys.stdout
     # NOTE: a completer's prints must not reach the shell.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     try:
-        offered = _offered(want[4], want[5], partial, context, program)
+        offered = _offered(want.complete, want.arity, partial, context, program)
     finally:
         sys.stdout.close()
         sys.stdout = stdout
@@ -262,8 +264,11 @@ def _offered(
     return found
 
 
-def _coerce(convert: Callable[[str], Any], text: str) -> Any:
-    """A typed value converted as a run converts it, or as typed where that fails."""
+def _coerce(convert: Callable[[str], Any] | None, text: str) -> Any:
+    """A typed value converted as a run converts it, or as typed where that fails (or where
+    nothing converts it: a bool's off form)."""
+    if convert is None:
+        return text
     try:
         return convert(text)
     except (ValueError, TypeError):
@@ -271,19 +276,19 @@ def _coerce(convert: Callable[[str], Any], text: str) -> Any:
 
 
 def _remember(
-    slot: tuple[Any, ...],
+    slot: _SlotRow,
     text: str,
     options: dict[str, Any],
     raw: dict[str, Any],
     into: bool = True,
 ) -> None:
     """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
-    name, mode = slot[0], slot[2]
-    if mode in ("append", "args"):
+    name = slot.name
+    if slot.mode in ("append", "args"):
         raw.setdefault(name, []).append(text)
         if into:
-            options.setdefault(name, []).append(_coerce(slot[3], text))
+            options.setdefault(name, []).append(_coerce(slot.convert, text))
     else:
         raw[name] = text
         if into:
-            options[name] = _coerce(slot[3], text)
+            options[name] = _coerce(slot.convert, text)

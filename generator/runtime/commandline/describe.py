@@ -16,6 +16,7 @@ from burgee.runtime.core.errors import UsageError, _Explained, _run_hint
 from burgee.runtime.core.flags import HELP_FLAGS
 from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.quickargs import _HIDDEN, _long
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     import argparse
@@ -147,9 +148,9 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = invocation.program.commands.get(call.context.command)
         flags = [
-            _long(flags)
-            for _, flags, _, _, options in (row[3] if row else ())
-            if flags and ("help", _HIDDEN) not in options
+            _long(each.flags)
+            for each in (_CommandRow(row).inputs if row else ())
+            if each.flags and ("help", _HIDDEN) not in each.options
         ]
         raise UsageError(
             f"{call.context.command} has no option {option!r}",

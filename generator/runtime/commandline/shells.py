@@ -25,6 +25,7 @@ from burgee.runtime.commandline.completion_scripts import (
 )
 from burgee.runtime.core.flags import HELP_FLAGS, flags_at
 from burgee.runtime.execution.table import _OUTPUT, _OUTPUT_INPUTS, _output_help
+from burgee.runtime.rows import _CompletionOption, _CompletionRow, _SharedRow
 
 #: The shells a tool writes completion scripts for.
 _SHELLS = ("bash", "zsh", "fish", "pwsh")
@@ -87,10 +88,29 @@ def _tool_options(
     return found
 
 
-def _takes(more: list[Any]) -> str:
+def _takes(takes: int | str) -> str:
     """How many words an option of a completion table's row takes, as the scripts read it
-    (its row's fourth item: N, or "+" for every word up to the next flag): "" for one."""
-    return str(more[0]) if more and more[0] != 1 else ""
+    (N, or "+" for every word up to the next flag): "" for one."""
+    return str(takes) if takes != 1 else ""
+
+
+def _option(path: str, option: _CompletionOption) -> _Opt:
+    """An option of the command at `path` as its node offers it. Its key is the command's path
+    and its last long spelling (`--no-X` comes after it, but a flag's value completes to
+    nothing, so it has no key)."""
+    flags = option.spellings
+    return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help, _takes(option.takes))
+
+
+def _not_taken(own: list[_Opt], tool: list[_Opt]) -> list[_Opt]:
+    """The tool-wide flags beside a node's own options: a spelling its own option takes over
+    (`shadows=True`) is the option's there."""
+    taken = {name for flags, *_ in own for name in flags}
+    return [
+        (tuple(name for name in names if name not in taken), key, values, text, takes)
+        for names, key, values, text, takes in tool
+        if set(names) - taken
+    ]
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
@@ -100,13 +120,14 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
-    an option being `[spellings, how its value completes, help]` and a positional
+    an option being `[spellings, how its value completes, help]` (and how many words it
+    takes, when not one) and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
     `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
     options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
-    commands = {row[0]: row for row in table["commands"]}
+    commands = {row.path: row for row in map(_CompletionRow, table["commands"])}
     root, mode = table.get("root", ("", ""))
     if mode == "empty":
         root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
@@ -120,47 +141,26 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # NOTE: the root command's options and positionals are the program's own
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
-                _, _, _, options, positionals = commands[root]
-                own = [
-                    (tuple(f), f"{root}|{f[-1]}", v, text, _takes(m)) for f, v, text, *m in options
-                ]
-                places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+                row = commands[root]
+                own = [_option(root, option) for option in row.options]
+                places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
-        for scope, command, options in table.get("shared", ()):
-            if f"{path} ".startswith(f"{scope} ".lstrip()):
+        for shared in map(_SharedRow, table.get("shared", ())):
+            if f"{path} ".startswith(f"{shared.scope} ".lstrip()):
                 known = {name for flags, *_ in own for name in flags}
                 own += [
-                    (tuple(f), f"{command}|{f[-1]}", v, text, _takes(m))
-                    for f, v, text, *m in options
-                    if known.isdisjoint(f)
+                    _option(shared.command, option)
+                    for option in shared.options
+                    if known.isdisjoint(option.spellings)
                 ]
-        taken = {name for flags, *_ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text, takes)
-            for names, key, values, text, takes in _tool_options(
-                path, not path, config, False, table.get("version_short", "")
-            )
-            if set(names) - taken
-        ]
-        found.append((path, named, own + tool, places))
-    for path, aliases, confirm, options, positionals in commands.values():
-        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
-        # comes after it, but a flag's value completes to nothing, so it has no key).
-        own = [
-            (tuple(flags), f"{path}|{flags[-1]}", values, text, _takes(more))
-            for flags, values, text, *more in options
-        ]
-        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
-        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
-        # the option's on this command.
-        taken = {name for flags, *_ in own for name in flags}
-        tool = [
-            (tuple(name for name in names if name not in taken), key, values, text, takes)
-            for names, key, values, text, takes in _tool_options(path, False, config, bool(confirm))
-            if set(names) - taken
-        ]
-        every = own + tool
+        tool = _tool_options(path, not path, config, False, table.get("version_short", ""))
+        found.append((path, named, own + _not_taken(own, tool), places))
+    for row in commands.values():
+        path, aliases, confirm = row.path, row.aliases, row.confirm
+        own = [_option(path, option) for option in row.options]
+        places = [(i, p.values, p.variadic) for i, p in enumerate(row.positionals)]
+        every = own + _not_taken(own, _tool_options(path, False, config, bool(confirm)))
         found.append((path, [], every, places))
         # NOTE: an alias completes like its command (and is offered beside it).
         found.extend((alias, [], every, places) for alias in aliases)

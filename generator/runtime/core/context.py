@@ -41,6 +41,7 @@ from burgee.runtime.core.errors import (
     _written,
 )
 from burgee.runtime.core.fields import _answer_text, _checked, _field_schema, _form_fields
+from burgee.runtime.rows import _FieldRow, _row_of
 
 if TYPE_CHECKING:
     import argparse
@@ -330,10 +331,20 @@ def _answer_name(question: str) -> str:
 
 def _question_field(
     name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
-) -> tuple[Any, ...]:
+) -> _FieldRow:
     """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
-    kind = "boolean" if boolean else "string"
-    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+    return _row_of(
+        _FieldRow,
+        name=name,
+        title=question,
+        description="",
+        kind="boolean" if boolean else "string",
+        several=False,
+        choices=tuple(choices or ()),
+        titles=(),
+        required=True,
+        default=default,
+    )
 
 
 def _answer(
@@ -408,15 +419,15 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._given(entry[0])
+        given = context._given(entry.name)
         if given is None:
             missing.append(entry)
         else:
-            values[entry[0]] = _checked(given, entry)
+            values[entry.name] = _checked(given, entry)
     if missing:
         answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
-            names = ", ".join(entry[0] for entry in missing)
+            names = ", ".join(entry.name for entry in missing)
             raise _ActionRequired(
                 "answer",
                 f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
@@ -434,7 +445,7 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
 
 
 def _answer_steps(
-    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
+    context: Context, fields: Sequence[_FieldRow], secret: bool = False
 ) -> list[dict[str, str]]:
     """The `next` steps of questions nobody could answer: the call again with each answer
     (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
@@ -442,16 +453,17 @@ def _answer_steps(
         return []
     if len(fields) > 1:
         given = {
-            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+            entry.name: "VALUE" if entry.default is None else _answer_text(entry.default)
+            for entry in fields
         }
         when = "as it is, or with other answers in place of the defaults shown"
         if "VALUE" in given.values():
             when = "with the answers in place of VALUE"
-            if any(entry[8] is not None for entry in fields):
+            if any(entry.default is not None for entry in fields):
                 when += " (and of the defaults shown, as you wish)"
         return [{"command": context._rerun(given), "when": when}]
-    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
-    if fields[0][3] == "boolean":
+    name, default, choices = fields[0].name, fields[0].default, fields[0].choices
+    if fields[0].kind == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -484,7 +496,7 @@ def _ask_fields(
     context: Context,
     key: str,
     message: str,
-    fields: Sequence[tuple[Any, ...]],
+    fields: Sequence[_FieldRow],
     secret: bool = False,
     legacy: Sequence[str] = (),
 ) -> Any:
@@ -495,8 +507,8 @@ def _ask_fields(
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
     with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
-        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
-        required = [entry[0] for entry in fields if entry[7]]
+        properties = {entry.name: _field_schema(entry, entry.name in legacy) for entry in fields}
+        required = [entry.name for entry in fields if entry.required]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
@@ -507,15 +519,15 @@ def _ask_fields(
             content = content if isinstance(content, dict) else {}
             answers: dict[str, object] = {}
             for entry in fields:
-                value = content.get(entry[0])
+                value = content.get(entry.name)
                 if value is None and (
-                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                    entry.default is not None or entry.kind == "boolean" or not entry.required
                 ):
-                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                    answers[entry.name] = None  # NOTE: the default (a field the client left out)
                 else:
-                    answers[entry[0]] = _checked(value, entry)
+                    answers[entry.name] = _checked(value, entry)
             return answers
-        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+        if action == "decline" and key == fields[0].name and fields[0].kind == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
         if action == "decline":
@@ -532,21 +544,22 @@ def _ask_fields(
         )
     if not (context._person and _interactive()):
         return _UNANSWERED
-    if len(fields) > 1 or message != fields[0][1]:
+    if len(fields) > 1 or message != fields[0].title:
         sys.stderr.write(message + "\n")
     answers = {}
     for entry in fields:
         answer = _from_person(entry, secret)
         if answer is _UNANSWERED:
             return _UNANSWERED
-        answers[entry[0]] = answer
+        answers[entry.name] = answer
     return answers
 
 
-def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+def _from_person(entry: _FieldRow, secret: bool) -> object:
     """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
-    _, question, description, kind, several, choices, _, _, default = entry
+    question, description, kind = entry.title, entry.description, entry.kind
+    several, choices, default = entry.several, entry.choices, entry.default
     boolean = kind == "boolean"
     if description:
         question += f" ({description})"

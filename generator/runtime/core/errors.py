@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.rows import _CommandRow
 from burgee.runtime.start.boot import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
@@ -428,8 +429,8 @@ def _variable(name: str, program: Program, infix: str = "", command: str = "") -
     rows = program.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
-        for option, _, _, _, settings in row[3]:
-            env = dict(settings).get("env") if option == name else None
+        for each in _CommandRow(row).inputs:
+            env = dict(each.options).get("env") if each.name == name else None
             if isinstance(env, str) and env and not infix:
                 return env
     prefix = program.debug_env[: -len("DEBUG")]

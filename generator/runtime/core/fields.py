@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.core.embedded import _document
 from burgee.runtime.core.errors import UsageError
+from burgee.runtime.rows import _FieldRow, _row_fields, _row_of
 
 if TYPE_CHECKING:
     from burgee.runtime.program import Program
@@ -34,10 +35,10 @@ _YES_NO = {
 }
 
 
-def _checked(given: object, entry: tuple[Any, ...]) -> object:
+def _checked(given: object, entry: _FieldRow) -> object:
     """An answer as its field wants it: yes or no; a whole number; a number; one of the
     choices, or several (a list, or text separated by commas); text."""
-    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    name, kind, several, choices = entry.name, entry.kind, entry.several, entry.choices
     if kind == "boolean":
         if type(given) is bool:
             return given
@@ -90,7 +91,7 @@ def _answer_text(value: object) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _form_fields(form: type, program: Program) -> list[Any]:
+def _form_fields(form: type, program: Program) -> list[_FieldRow]:
     """A form's fields as gen read them (`program`'s `forms` document), with the defaults the
     class itself has (a dataclass's; an Enum member as its value)."""
     import json
@@ -117,15 +118,19 @@ def _form_fields(form: type, program: Program) -> list[Any]:
             default = [getattr(item, "value", item) for item in default]
         elif hasattr(type(default), "_member_map_"):
             default = getattr(default, "value", default)  # NOTE: an Enum member's value
-        fields.append((*spec, default))
+        # NOTE: the document's row is the field's but its default, which the class has.
+        named = _row_fields(_FieldRow)
+        written = {named[index]: value for index, value in enumerate(spec)}
+        fields.append(_row_of(_FieldRow, **written, default=default))
     return fields
 
 
-def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+def _field_schema(entry: _FieldRow, legacy: bool) -> dict[str, Any]:
     """A field of an elicitation's requested schema: its type, title and description, its
     choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
     for `legacy`; several: an array of them), its default."""
-    _, title, description, kind, several, choices, titles, _, default = entry
+    title, description, kind = entry.title, entry.description, entry.kind
+    several, choices, titles, default = entry.several, entry.choices, entry.titles, entry.default
     schema: dict[str, Any] = {"type": kind, "title": title}
     if description:
         schema["description"] = description

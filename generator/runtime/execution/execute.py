@@ -37,6 +37,7 @@ from burgee.runtime.core.errors import (
 from burgee.runtime.core.flags import confirm_flag
 from burgee.runtime.execution.inputs import _input_problems
 from burgee.runtime.execution.sources import _meta
+from burgee.runtime.rows import _MediaRow
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -131,7 +132,8 @@ def _execute(
         raise
     media = call.context._program.media
     if media:
-        media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
+        # NOTE: one answer's media, at most `_MEDIA_TOTAL` together.
+        _MediaRow(media).total(result)
     try:
         data = _jsonable(result)
         problem = None if early else _conform(data, command.returns, call.context._program.records)

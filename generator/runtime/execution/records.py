@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.rows import _InputRow
 
     _T = TypeVar("_T")
 
@@ -72,28 +73,28 @@ class _Leaves:
     """A command's record parameters with leaf options: which input is whose leaf, at which
     keys (`part`), and the record a command's whole JSON input is (`whole`)."""
 
-    def __init__(self, inputs: tuple[tuple[Any, ...], ...]) -> None:
+    def __init__(self, inputs: tuple[_InputRow, ...]) -> None:
         self.parts: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.wholes: set[str] = set()
-        for name, *_, options in inputs:
-            named = dict(options)
+        for each in inputs:
+            named = dict(each.options)
             if "part" in named:
-                self.parts[name] = named["part"]
+                self.parts[each.name] = named["part"]
             if named.get("whole"):
-                self.wholes.add(name)
+                self.wholes.add(each.name)
         self.parents = {parent for parent, _ in self.parts.values()}
 
-    def keys(self, inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+    def keys(self, inputs: tuple[_InputRow, ...]) -> tuple[str, ...]:
         """The keys of the command's JSON input: its inputs' names but the leaf options (JSON
         input gives the record's object); for a whole input, the model's own keys (each field
         has a leaf option, its key the first of its place)."""
         keys: dict[str, None] = {}
-        for name, *_ in inputs:
-            part = self.parts.get(name)
+        for each in inputs:
+            part = self.parts.get(each.name)
             if self.wholes and part is not None:
                 keys[part[1][0]] = None
             elif not self.wholes and part is None:
-                keys[name] = None
+                keys[each.name] = None
         return tuple(keys)
 
     def first(self, plan: list[Any]) -> list[Any]:

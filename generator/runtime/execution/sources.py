@@ -20,6 +20,7 @@ from burgee.runtime.core.errors import UsageError
 from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.quickargs import _long, _Recorder
 from burgee.runtime.execution.values import _REQUIRED
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -115,13 +116,13 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in program.commands.items():
+    for path, row in program.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
-            for name, flags, *_ in entry[3]
-            if flags
-            for spelling in (name, _long(flags).lstrip("-"))
+            for each in _CommandRow(row).inputs
+            if each.flags
+            for spelling in (each.name, _long(each.flags).lstrip("-"))
         }
     for name, prompt in program.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.

@@ -10,20 +10,22 @@ the `_Command` of the command a run names, once: its parser builder gives each i
 reader takes each value through `_Call` (converted, checked, from a flag, JSON, an env var, a
 config file or its default) and calls the handler.
 
-An input: `(name, flags, converter, default, options)`, all constants (Python loads a command's
-inputs as one). `flags` is `()` for an argument (its name is the one argparse gets); `converter`
-names what converts its values (`_converter`); `default` is `...` when the input is required;
-`options` are `(keyword, value)` pairs: `add_argument`'s own (`_PARSER_KEYWORDS`) and the
-reader's (`env`, `secret`, `prompt`, `nullable` for `_Call.value`; `many`: a list, read with
-`_Call.values`; `fresh`: the default is a function that makes it anew for every call (then the
-inputs are not all constants); `positional`: the handler takes it by position only).
+An input (`rows._InputRow`: name, flags, converter, default, options, read by those names) is
+all constants (Python loads a command's inputs as one). `flags` is `()` for an argument (its
+name is the one argparse gets); `converter` names what converts its values (`_converter`);
+`default` is `...` when the input is required; `options` are `(keyword, value)` pairs:
+`add_argument`'s own (`_PARSER_KEYWORDS`) and the reader's (`env`, `secret`, `prompt`,
+`nullable` for `_Call.value`; `many`: a list, read with `_Call.values`; `fresh`: the default is
+a function that makes it anew for every call (then the inputs are not all constants);
+`positional`: the handler takes it by position only).
 
-A command's details are pairs too: `_Command`'s keywords, and how to call the handler
-(`context`: the keyword, or the position, of its injected `Context`; `await_with`: `_await`,
-which runs an `async def` handler's coroutine; `discard`: it returns None whatever its body
-returns; `apart`: `values._apart`, which checks the groups of options given apart that
-`_Command.exclusive` holds; `leaves`: `records._Leaves`, a command's record parameters given
-leaf by leaf, `--ship-to.city`).
+A command's row is `rows._CommandRow` (handler, summary, returns, inputs, details); its details
+are pairs too: `_Command`'s keywords, and how to call the handler (`context`: the keyword, or
+the position, of its injected `Context`; `await_with`: `_await`, which runs an `async def`
+handler's coroutine; `discard`: it returns None whatever its body returns; `apart`:
+`values._apart`, which checks the groups of options given apart that `_Command.exclusive`
+holds; `leaves`: `records._Leaves`, a command's record parameters given leaf by leaf,
+`--ship-to.city`).
 
 The command table as data: `_command(path)` makes the `_Command` of a row of `COMMANDS` the
 first time a run asks for it (`_from_row`): `_builder` gives argparse (and `_quick_parse`) each
@@ -47,6 +49,7 @@ from burgee.runtime.core.context import _Command
 from burgee.runtime.core.kinds import _Any, _Int, _Str
 from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
 from burgee.runtime.execution.values import _REQUIRED, _within
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     import argparse
@@ -54,6 +57,7 @@ if TYPE_CHECKING:
 
     from burgee.runtime.execution.values import _Call
     from burgee.runtime.program import Program
+    from burgee.runtime.rows import _InputRow
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
@@ -81,27 +85,30 @@ def _command(program: Program, path: str) -> _Command | None:
 def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
     """The `_Command` of one row of a generated table (see the module's docstring); the names
     its converters use are the tool's own (`names`: where else to find them)."""
-    handler, summary, returns, inputs, details = row
-    keywords = dict(details)
+    named = _CommandRow(row)
+    inputs = named.inputs
+    keywords = dict(named.details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
-    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    converters = tuple(_converter(each.converter, found) for each in inputs)
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = tuple(name for name, *_ in inputs) if leaves is None else leaves.keys(inputs)
-    secret = any(("secret", True) in options for *_, options in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
+    secret = any(("secret", True) in each.options for each in inputs)
+    build = _builder(inputs)
+    return _Command(named.summary, keys, build, run, named.returns, secret=secret, **keywords)
 
 
-def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+def _builder(inputs: tuple[_InputRow, ...]) -> Callable[[argparse.ArgumentParser], None]:
     """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
 
     def build(parser: argparse.ArgumentParser) -> None:
-        for name, flags, _, _, options in inputs:
-            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+        for each in inputs:
+            flags = each.flags
+            keywords = {key: value for key, value in each.options if key in _PARSER_KEYWORDS}
             if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
@@ -109,7 +116,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
                 # object. argparse is loaded whenever it is its parser being built (the quick
                 # reading's `_Recorder` needs no argparse, and takes the string as it is).
                 keywords["help"] = getattr(sys.modules.get("argparse"), "SUPPRESS", _HIDDEN)
-            parser.add_argument(*(flags or (name,)), **keywords)
+            parser.add_argument(*(flags or (each.name,)), **keywords)
 
     return build
 
@@ -168,7 +175,7 @@ def _import_once(program: Program) -> None:
 
 def _reader(
     handler: Callable[..., Any],
-    inputs: tuple[tuple[Any, ...], ...],
+    inputs: tuple[_InputRow, ...],
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
@@ -184,14 +191,14 @@ def _reader(
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
-    for index, (name, flags, _, written, options) in enumerate(inputs):
-        named = dict(options)
+    for index, each in enumerate(inputs):
+        flags, named = each.flags, dict(each.options)
         off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
-                name,
+                each.name,
                 converters[index],
-                written,
+                each.default,
                 named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
@@ -210,14 +217,14 @@ def _reader(
     #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
     #: input gives holds whole groups of N, as the command line can only give them.
     groups = {
-        name: nargs
-        for name, _, _, _, options in inputs
-        if dict(options).get("action") == "extend"
-        for key, nargs in options
+        each.name: nargs
+        for each in inputs
+        if dict(each.options).get("action") == "extend"
+        for key, nargs in each.options
         if key == "nargs" and isinstance(nargs, int) and nargs > 1
     }
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {i.name: _long(i.flags) for i in inputs if i.flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         program = call.context._program

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from burgee.runtime.core.context import _Command
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.mcpserver.mcp_io import _Server
 
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
@@ -58,9 +59,7 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    # NOTE: `server` is the call's `mcp_wire._McpWire`, `request` its `mcp_call._Request`,
-    # typed Any here as below: those modules import this one.
-    def answer(self, server: Any, request: Any) -> None:
+    def answer(self, server: _Server, request: Any) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -73,7 +72,7 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: Any) -> str:
+    def result(self, server: _Server) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
@@ -106,7 +105,7 @@ def _state(text: object) -> dict[str, Any]:
 
 
 def _asking(
-    server: Any,
+    server: _Server,
     request: Any,
     params: dict[str, Any],
     modern: bool,
@@ -131,7 +130,7 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
-def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
+def _confirming(server: _Server, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
@@ -165,7 +164,9 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
     return ask
 
 
-def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _elicited(
+    server: _Server, request: Any, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
@@ -180,11 +181,11 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     if stream is not None and not stream.asking():
         return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
-    slot: list[Any] = []
+    reply: list[Any] = []
     with server.lock:
         server.asked += 1
         key = f'"elicit-{server.asked}"'
-        server.awaited[key] = (done, slot)
+        server.awaited[key] = (done, reply)
         if server.gone:
             done.set()  # NOTE: the input has ended: no answer can come
         # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
@@ -209,7 +210,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             raise _ActionRequired(
                 "cancelled", f"{message} (cancelled)", [], True, context._program.name
             )
-        if not slot and not server.gone:
+        if not reply and not server.gone:
             # NOTE: nobody said no, so this is not the person's cancel; but a person was
             # asked, so no line answers in their place either.
             if stream is not None and not stream.alive():
@@ -229,7 +230,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
-    if not slot and server.gone:
+    if not reply and server.gone:
         # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
         where = (
             f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
@@ -237,7 +238,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             else "the client's input ended"
         )
         raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
-    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    result = reply[0].get("result") if reply and isinstance(reply[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
 
@@ -249,7 +250,7 @@ def _span(seconds: float) -> str:
     return f"{seconds:g} seconds"
 
 
-def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: _Server, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -258,7 +259,7 @@ def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
         waiting[0].set()
 
 
-def _nobody_answers(server: Any) -> None:
+def _nobody_answers(server: _Server) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True

@@ -33,6 +33,7 @@ from burgee.runtime.execution.values import _Call
 from burgee.runtime.mcpserver.mcp_ask import _asking, _confirming, _InputRequired
 from burgee.runtime.mcpserver.mcp_io import _MCP_META, _arguments, _McpError
 from burgee.runtime.mcpserver.mcp_wire import _McpWire
+from burgee.runtime.rows import _MediaRow, _ToolRow
 
 if TYPE_CHECKING:
     from burgee.runtime.core.context import _Command
@@ -115,9 +116,10 @@ class _McpCalls(_McpWire):
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = self.program.mcp_names.get(name)
-        if entry is None:
+        found = self.program.mcp_names.get(name)
+        if found is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
+        tool = _ToolRow(found)
         arguments = _arguments(params)
         meta = params.get("_meta")
         token = None
@@ -125,9 +127,9 @@ class _McpCalls(_McpWire):
             token = meta.get("progressToken")
             if isinstance(token, bool) or not isinstance(token, (str, int)):
                 token = None
-        command = _command(self.program, entry[0])
+        command = _command(self.program, tool.command)
         assert command is not None  # NOTE: every tool name maps to a command
-        context = Context(entry[0], True, self.program)
+        context = Context(tool.command, True, self.program)
         if self.debug:
             context._verbose = True
         request = _Request(self, ident, context, token, command)
@@ -136,7 +138,7 @@ class _McpCalls(_McpWire):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
-        _asking(self, request, params, modern, entry[0], arguments)
+        _asking(self, request, params, modern, tool.command, arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -145,7 +147,7 @@ class _McpCalls(_McpWire):
                 if ident in self.inflight:
                     raise _McpError(*_DUPLICATE)
                 self.inflight[ident] = request
-            self.run(request, command, entry[1], arguments, modern)
+            self.run(request, command, tool.wrapped, arguments, modern)
             return
         with self.lock:
             if ident in self.inflight:
@@ -155,7 +157,7 @@ class _McpCalls(_McpWire):
                 self.begin()
         if not inline:
             try:
-                self.submit(lambda: self.run(request, command, entry[1], arguments, modern))
+                self.submit(lambda: self.run(request, command, tool.wrapped, arguments, modern))
             except RuntimeError as error:  # no thread could be started
                 with self.lock:
                     del self.inflight[ident]
@@ -163,7 +165,7 @@ class _McpCalls(_McpWire):
             return
         self.watchdog()
         try:
-            self.run(request, command, entry[1], arguments, modern)
+            self.run(request, command, tool.wrapped, arguments, modern)
         finally:
             with self.lock:
                 self.running = 0
@@ -248,7 +250,7 @@ class _McpCalls(_McpWire):
         answer: str | list[str]
         try:
             string = self.codec.string
-            media = self.program.media[1](envelope) if self.program.media else None
+            media = _MediaRow(self.program.media).text(envelope) if self.program.media else None
             if media is not None:
                 # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])

@@ -42,6 +42,7 @@ from burgee.runtime.mcpserver.mcp_io import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from burgee.runtime.mcpserver.mcp_io import _WholeServer
     from burgee.runtime.program import Program
 
     #: An answer: status, JSON body (or ""), headers.
@@ -179,7 +180,7 @@ class _Endpoint:
 
     def run(
         self,
-        server: Any,
+        server: _WholeServer,
         message: object,
         sink: Callable[[str | list[str]], None],
         stream: bool = True,
@@ -204,7 +205,7 @@ class _Endpoint:
             server.unstreamed.discard(thread)
             server.streams.pop(thread, None)
 
-    def serving(self, server: Any) -> _Busy:
+    def serving(self, server: _WholeServer) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
         return _Busy(self, server)
 
@@ -249,7 +250,7 @@ class _Stream:
 class _Busy:
     """`_Endpoint.serving`: counts the server as busy while the block runs."""
 
-    def __init__(self, endpoint: _Endpoint, server: Any) -> None:
+    def __init__(self, endpoint: _Endpoint, server: _WholeServer) -> None:
         self.endpoint, self.server = endpoint, server
 
     def __enter__(self) -> None:
@@ -271,7 +272,12 @@ class _Routed:
     (2026-07-28)."""
 
     def __init__(
-        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+        self,
+        server: _WholeServer,
+        message: object,
+        stream: bool,
+        headers: dict[str, str],
+        watch: bool,
     ) -> None:
         self.server = server
         self.message = message

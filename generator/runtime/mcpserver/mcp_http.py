@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from burgee.runtime.mcpserver.mcp_endpoint import _Answer
-    from burgee.runtime.mcpserver.mcp_io import _McpOptions
+    from burgee.runtime.mcpserver.mcp_io import _McpOptions, _Server
     from burgee.runtime.program import Program
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -208,8 +208,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     endpoint's `_Exchange`, and writes the answer."""
     import http.server
     import io
-    import socket
-    import time
 
     debug = endpoint.debug
     Reads = _reads_class()
@@ -243,38 +241,13 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         dispatch = _handler_dispatch
         watch = _handler_watch
         connected = _handler_connected
+        handle_one_request = _handler_handle_one_request
 
         def setup(self) -> None:
             super().setup()
             self.rfile.close()
             self.reads = Reads(self.connection)
             self.rfile = io.BufferedReader(self.reads)
-
-        def handle_one_request(self) -> None:
-            """http.server's, with the deadline of the head: on a connection kept alive, the
-            wait for the next request counts: an idle connection ends as a slow one does.
-            (Either holds a thread, never a slot.)"""
-            self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
-            self.whole = False
-            self.fields = {}
-            try:
-                self.raw_requestline = line = self.rfile.readline(_HTTP_LINE + 1)
-                if len(line) > _HTTP_LINE:
-                    self.requestline = self.request_version = self.command = ""
-                    self.send_error(414)
-                    return
-                if not line:
-                    self.close_connection = True
-                    return
-                if not self.parse_request():
-                    return
-                if self.command not in _METHODS:
-                    self.send_error(501, f"Unsupported method ({self.command!r})")
-                    return
-                self.do_GET()
-            except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
-                self.log_error("Request timed out: %r", error)
-                self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
@@ -292,6 +265,36 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
 
     return Handler
+
+
+def _handler_handle_one_request(handler: Any) -> None:
+    """http.server's, with the deadline of the head: on a connection kept alive, the
+    wait for the next request counts: an idle connection ends as a slow one does.
+    (Either holds a thread, never a slot.)"""
+    import socket
+    import time
+
+    handler.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
+    handler.whole = False
+    handler.fields = {}
+    try:
+        handler.raw_requestline = line = handler.rfile.readline(_HTTP_LINE + 1)
+        if len(line) > _HTTP_LINE:
+            handler.requestline = handler.request_version = handler.command = ""
+            handler.send_error(414)
+            return
+        if not line:
+            handler.close_connection = True
+            return
+        if not handler.parse_request():
+            return
+        if handler.command not in _METHODS:
+            handler.send_error(501, f"Unsupported method ({handler.command!r})")
+            return
+        handler.do_GET()
+    except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
+        handler.log_error("Request timed out: %r", error)
+        handler.close_connection = True
 
 
 def _handler_parse_request(handler: Any) -> bool:
@@ -520,7 +523,7 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
         handler.close_connection = True
 
 
-def _handler_watch(handler: Any, server: Any, done: threading.Event) -> None:
+def _handler_watch(handler: Any, server: _Server, done: threading.Event) -> None:
     """Until `done`: the client closing its connection abandons the server's calls."""
     while not done.wait(0.1):
         if not handler.connected():

@@ -31,9 +31,47 @@ from burgee.runtime.core.errors import UsageError, _command_line, _invoked_as
 from burgee.runtime.core.jsonread import _json_scanner, _load_json, _refused_member
 
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable, Iterator
+    from typing import Protocol
 
     from burgee.runtime.program import Program
+
+    class _Server(Protocol):
+        """The MCP server (`mcp._McpServer`) as the modules it imports take it (questions,
+        methods, the HTTP endpoint): they cannot import its class, which imports them."""
+
+        program: Program
+        lock: threading.Lock
+        config: str | None
+        session: str | None
+        version: str
+        elicits: bool
+        gone: bool
+        asked: int
+        inflight: dict[str, Any]
+        awaited: dict[str, tuple[Any, list[Any]]]
+        batches: dict[int, list[str]]
+        sinks: dict[int, Callable[[str | list[str]], None]]
+        streams: dict[int, Any]
+        unstreamed: set[int]
+
+        def thread(self) -> int: ...
+
+        def write(self, text: str) -> None: ...
+
+        def dumps(self, value: object) -> str: ...
+
+        def complete(self, result: str, meta: str = "") -> str: ...
+
+        def abandon(self) -> None: ...
+
+    class _WholeServer(_Server, Protocol):
+        """The server with its reading of messages (`mcp._McpServer.read`), as the HTTP
+        endpoint takes it."""
+
+        def read(self, message: object) -> None: ...
+
 
 #: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"
@@ -236,6 +274,19 @@ _MCP_VALUED = (
 _MCP_HTTP_ONLY = ("--path", "--token-env", "--token-file", "--allow-host", "--allow-origin")
 
 
+def _env_setting(value: str) -> tuple[str, str]:
+    """`--env NAME=VALUE`: the variable's name and value."""
+    key, equals, setting = value.partition("=")
+    if not equals:
+        raise UsageError(f"--env {value!r}: write NAME=VALUE")
+    if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
+        raise UsageError(
+            f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
+            "digits and '_', not starting with a digit)"
+        )
+    return key, setting
+
+
 class _McpOptions:
     """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
     `--http [HOST:]PORT`, `--path PATH`, `--token-env NAME` or `--token-file PATH`,
@@ -281,14 +332,7 @@ class _McpOptions:
                     )
                 self.client = value
             elif name == "--env":
-                key, equals, setting = value.partition("=")
-                if not equals:
-                    raise UsageError(f"--env {value!r}: write NAME=VALUE")
-                if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
-                    raise UsageError(
-                        f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
-                        "digits and '_', not starting with a digit)"
-                    )
+                key, setting = _env_setting(value)
                 self.env[key] = setting
             elif name == "--cwd":
                 if not os.path.isdir(value):

@@ -18,6 +18,9 @@ from burgee.runtime.mcpserver.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN,
 if TYPE_CHECKING:
     from burgee.runtime.program import Program
 
+if TYPE_CHECKING:
+    from burgee.runtime.mcpserver.mcp_io import _Server
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -27,7 +30,7 @@ _MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 
 
 # NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
-def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_initialize(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
     program = server.program
     info: dict[str, Any] = {"name": program.name, "version": program.version}
@@ -51,13 +54,13 @@ def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: boo
     return text
 
 
-def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_ping(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if modern:
         raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
     return "{}"
 
 
-def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_discover(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
     program = server.program
@@ -86,11 +89,11 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
 
 
-def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
     """A `*/list` result (one page, embedded as JSON text)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
