@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1305: the first handler from handlers.py
 #     line 1370: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12675: the tables (commands, groups, errors, result shapes)
+#     line 12704: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -9531,6 +9531,8 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
         # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if words[1:] == [os.path.abspath(__file__)]:
+            words[1:] = _cached_start(words[1]) or words[1:]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -9544,6 +9546,33 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
+
+
+def _cached_start(path: str) -> list[str]:
+    """The interpreter's arguments that run the tool at `path` as `python -m` runs a module,
+    from the `.pyc` Python caches beside it (a script's whole source is compiled on every run),
+    with its folder first on the path as for `python PATH`, and never the current folder (which
+    `-m` puts there); none when its name is no module name or would find another module."""
+    folder, file = os.path.split(path)
+    name, suffix = os.path.splitext(file)
+    # NOTE: a name already imported, built in or of the standard library (3.10+ lists it)
+    # would be found before the file: `run_module` runs what the import system finds first.
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    taken = stdlib is None or name in stdlib or name in sys.builtin_module_names
+    if suffix != ".py" or not name.isidentifier() or taken or name in sys.modules:
+        return []
+    from importlib.machinery import PathFinder
+
+    # NOTE: a package or an extension module of the same name in the folder comes first.
+    spec = PathFinder.find_spec(name, [folder])
+    origin = spec.origin if spec is not None else None
+    if not origin or os.path.normcase(os.path.realpath(origin)) != os.path.normcase(
+        os.path.realpath(path)
+    ):
+        return []
+    start = f"sys.path = [{folder!r}, *(p for p in sys.path if p)]"
+    run = f"runpy.run_module({name!r}, run_name='__main__', alter_sys=True)"
+    return ["-c", f"import runpy, sys; {start}; {run}"]
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
