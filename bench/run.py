@@ -28,6 +28,7 @@ import case_mcp
 import case_memory
 import case_startup
 import case_truncate
+import case_wide
 import report
 from context import FULL, QUICK, Context, Section
 from harness import BenchError
@@ -43,6 +44,7 @@ CASES: dict[str, Callable[[Context], Section]] = {
     "gen": case_gen.run,
     "memory": case_memory.run,
     "truncate": case_truncate.run,
+    "wide": case_wide.run,
 }
 MIN_ROUNDS = 15
 
