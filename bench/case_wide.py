@@ -13,6 +13,7 @@ installed by pip as a console script, in one interleaved, shuffled series of rou
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import time
@@ -57,10 +58,14 @@ def _session(argv: tuple[str, ...], call: bool) -> Sample:
             if b"Hello, first!" not in raw:
                 raise BenchError(f"tools/call greet failed: {raw[:200]!r}")
         wall = time.perf_counter() - session.started
-        session.close()
+        session.stdin.close()
+        # NOTE: the CPU time of the whole process (its exit too): wait4's rusage.
+        _, status, usage = os.wait4(session.proc.pid, 0)
+        session.proc.returncode = os.waitstatus_to_exitcode(status)
     finally:
         session.kill()
-    return Sample(round(wall * 1e9), 0, 0, 0)
+    cpu = round((usage.ru_utime + usage.ru_stime) * 1e9)
+    return Sample(round(wall * 1e9), cpu, usage.ru_maxrss, session.proc.returncode)
 
 
 def _popen_pass(argv: tuple[str, ...]) -> Sample:
@@ -69,8 +74,15 @@ def _popen_pass(argv: tuple[str, ...]) -> Sample:
     proc = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     )
-    proc.communicate()
-    return Sample(round((time.perf_counter() - started) * 1e9), 0, 0, proc.returncode)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.close()
+    proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stdout.close()
+    wall = round((time.perf_counter() - started) * 1e9)
+    cpu = round((usage.ru_utime + usage.ru_stime) * 1e9)
+    return Sample(wall, cpu, usage.ru_maxrss, proc.returncode)
 
 
 def build(ctx: Context) -> list[Command]:
@@ -146,34 +158,45 @@ def run(ctx: Context) -> Section:
         runner=runner,
     )
 
-    def paired(key: str, reference: str) -> float:
-        """The median of each round's ratio of `key` to `reference` (same round)."""
+    def paired(key: str, reference: str, cpu: bool = False) -> float:
+        """The median of each round's ratio of `key` to `reference` (same round): wall time, or
+        with `cpu` the process's CPU time (user + sys), which a loaded machine moves less."""
         mine, theirs = series[key].samples, series[reference].samples
+        if cpu:
+            return statistics.median(a.cpu_ns / b.cpu_ns for a, b in zip(mine, theirs, strict=True))
         return statistics.median(a.wall_ns / b.wall_ns for a, b in zip(mine, theirs, strict=True))
 
     section.intro.append(
         f"Installed by pip; wall time, median of {budget.rounds} interleaved rounds "
         f"({budget.warmup} warm-up rounds dropped); ratios are medians of each round's ratio. "
         "MCP rows against `python -c pass` started through the same Popen pipes; the CLI rows "
-        "against `python -c pass` spawned as they are."
+        "against `python -c pass` spawned as they are. CPU x: the same for the process's CPU "
+        "time (user + sys, from wait4), which a loaded machine moves less."
     )
     table = Table(
-        ["run", "wall median ms", "x python -c pass", "x the same call as flags"], right={1, 2, 3}
+        ["run", "wall median ms", "x python -c pass", "CPU x", "x the call as flags (CPU x)"],
+        right={1, 2, 3, 4},
     )
     measured: dict[str, float] = {}
     for cmd in commands:
         if cmd.key.startswith("pass"):
             continue
         reference = "pass-popen" if cmd.key.startswith("mcp-") else "pass"
-        ratio = paired(cmd.key, reference)
-        measured[cmd.key] = ratio
+        measured[cmd.key] = paired(cmd.key, reference)
         versus = "-"
         if cmd.key.startswith("json/"):
-            n = cmd.key.split("/")[1]
-            measured[f"json-vs-flags/{n}"] = paired(cmd.key, f"flags/{n}")
-            versus = fmt_ratio(measured[f"json-vs-flags/{n}"])
+            flags = cmd.key.replace("json/", "flags/")
+            measured[cmd.key.replace("json/", "json-vs-flags/")] = paired(cmd.key, flags)
+            by_cpu = fmt_ratio(paired(cmd.key, flags, cpu=True))
+            versus = f"{fmt_ratio(paired(cmd.key, flags))} ({by_cpu})"
         table.rows.append(
-            [cmd.label, fmt_ms(series[cmd.key].median_ms()), fmt_ratio(ratio), versus]
+            [
+                cmd.label,
+                fmt_ms(series[cmd.key].median_ms()),
+                fmt_ratio(measured[cmd.key]),
+                fmt_ratio(paired(cmd.key, reference, cpu=True)),
+                versus,
+            ]
         )
     section.tables.append(("Wide tool, installed", table))
     section.notes.append(
