@@ -656,8 +656,10 @@ def test_questions_waiting_over_http_hold_no_more_than_their_places(
 
 def test_a_question_waits_a_bounded_time(tmp_path: Path) -> None:
     """A client that asked and never answers (its input still open) holds its call no longer
-    than `_ASK_SECONDS`: the question ends as cancelled. The bound is made short in the
-    server's process: its MCP sections loaded first (`invoke`), then the constant set."""
+    than `_ASK_SECONDS`. Nobody said no, so the answer does not say the person cancelled: it
+    says no answer came (`reason: "unanswered"`), and, a person having been asked, offers no
+    line that answers in their place. The bound is made short in the server's process: its
+    MCP sections loaded first (`invoke`), then the constant set."""
     wrapper = tmp_path / "short_bound.py"
     wrapper.write_text(
         "import importlib.util, sys\n"
@@ -681,7 +683,10 @@ def test_a_question_waits_a_bounded_time(tmp_path: Path) -> None:
         server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
         assert server.read()["method"] == "elicitation/create"
         answer = json.loads(server.read()["result"]["content"][0]["text"])
-        assert answer["reason"] == "cancelled" and time.monotonic() - started < 15
+        assert answer["reason"] == "unanswered" and time.monotonic() - started < 15
+        assert "no answer came within" in answer["error"]["message"]
+        assert "cancelled" not in answer["error"]["message"]
+        assert answer["next"] == [] and "--yes" not in json.dumps(answer)
     finally:
         guard.cancel()
         server.proc.kill()

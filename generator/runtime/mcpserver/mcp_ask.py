@@ -44,9 +44,9 @@ if TYPE_CHECKING:
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 #: The slices a call waits for its answer in (seconds).
 _ASK_POLL = 0.25
-#: The longest a call waits for its client's answer (seconds): then the question ends as
-#: cancelled, as when the client's stream or session ends, so a client that asked and went
-#: silent holds its call (over HTTP, a request's place) no longer.
+#: The longest a call waits for its client's answer (seconds): then the question ends
+#: unanswered, as when the client's stream ends, so a client that asked and went silent holds
+#: its call (over HTTP, a request's place) no longer.
 _ASK_SECONDS = 600.0
 
 
@@ -200,12 +200,20 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     until = time.monotonic() + _ASK_SECONDS
     try:
         # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
-        # the bound and the end of the client's stream are seen too (no answer: cancelled).
+        # the bound and the end of the client's stream are seen too.
         while not done.wait(_ASK_POLL):
             if time.monotonic() > until or (stream is not None and not stream.alive()):
                 break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+        if not slot and not server.gone:
+            # NOTE: nobody said no, so this is not the person's cancel; but a person was
+            # asked, so no line answers in their place either.
+            if stream is not None and not stream.alive():
+                said = "no answer can come: the client's stream closed"
+            else:
+                said = f"no answer came within {_span(_ASK_SECONDS)}"
+            raise _ActionRequired("unanswered", f"{message} ({said}; nothing more ran)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
@@ -223,6 +231,13 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _span(seconds: float) -> str:
+    """`600.0` as `10 minutes`, `0.5` as `0.5 seconds`."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g} seconds"
 
 
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
