@@ -16,7 +16,8 @@ prompt's arguments); `_McpOptions` (what follows `--mcp`: `--print-config --clie
 each problem a usage error), `_endpoint_path`/`_origin` (the values of
 `--path`/`--allow-origin`, the ASGI variables too), `_mcp_env()` (the `<TOOL>_MCP_` prefix of
 the ASGI application's variables, from `PROGRAM.debug_env`), `_print_config` (each client's
-shape, Codex's TOML; the server started as `_invoked_as()` says), `_http_address` and `_url`
+shape, Codex's TOML; the server started as `_invoked_as()` says, a script as `python -m` runs
+a module, from its `.pyc`: `_cached_start`), `_http_address` and `_url`
 (the endpoint's URL, loopback for a wildcard address, `--path` its path).
 """
 
