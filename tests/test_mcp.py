@@ -174,8 +174,10 @@ def test_print_config_starts_a_script_from_its_cached_bytecode(tool: Path, tmp_p
     copy.write_bytes(tool.read_bytes())
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    # NOTE: a module of the tool's name where the client starts it must not be what runs.
-    (elsewhere / "mcptool.py").write_text("raise SystemExit('the current folder ran')\n")
+    # NOTE: no module where the client starts it runs: not one of the tool's name, nor one
+    # the start imports (`runpy`).
+    for shadow in ("mcptool.py", "runpy.py"):
+        (elsewhere / shadow).write_text("raise SystemExit('the current folder ran')\n")
     printed = subprocess.run(
         [sys.executable, str(copy), "--mcp", "--print-config"],
         capture_output=True,
@@ -187,7 +189,7 @@ def test_print_config_starts_a_script_from_its_cached_bytecode(tool: Path, tmp_p
     assert server["command"] == sys.executable
     assert server["args"] == [
         "-c",
-        f"import runpy, sys; sys.path = [{str(home)!r}, *(p for p in sys.path if p)];"
+        f"import sys; sys.path = [{str(home)!r}, *(p for p in sys.path if p)]; import runpy;"
         " runpy.run_module('mcptool', run_name='__main__', alter_sys=True)",
         "--mcp",
     ]

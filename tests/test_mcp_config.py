@@ -21,8 +21,8 @@ PANTRY = GOLDEN / "pantry" / "pantry.py"
 COMMAND = [
     sys.executable,
     "-c",
-    f"import runpy, sys; sys.path = [{str(PANTRY.resolve().parent)!r}, *(p for p in sys.path"
-    " if p)]; runpy.run_module('pantry', run_name='__main__', alter_sys=True)",
+    f"import sys; sys.path = [{str(PANTRY.resolve().parent)!r}, *(p for p in sys.path if p)];"
+    " import runpy; runpy.run_module('pantry', run_name='__main__', alter_sys=True)",
 ]
 
 

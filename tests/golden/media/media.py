@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1199: the first handler from handlers.py
 #     line 1257: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12829: the tables (commands, groups, errors, result shapes)
+#     line 12831: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -9680,9 +9680,11 @@ def _cached_start(path: str) -> list[str]:
         os.path.realpath(path)
     ):
         return []
-    start = f"sys.path = [{folder!r}, *(p for p in sys.path if p)]"
+    # NOTE: the path first: `runpy` is not frozen before Python 3.11, and the current folder
+    # ('') must not be searched for it either.
+    start = f"import sys; sys.path = [{folder!r}, *(p for p in sys.path if p)]"
     run = f"runpy.run_module({name!r}, run_name='__main__', alter_sys=True)"
-    return ["-c", f"import runpy, sys; {start}; {run}"]
+    return ["-c", f"{start}; import runpy; {run}"]
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:

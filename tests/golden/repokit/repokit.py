@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1155: the first handler from handlers.py
 #     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12639: the tables (commands, groups, errors, result shapes)
+#     line 12641: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -9490,9 +9490,11 @@ def _cached_start(path: str) -> list[str]:
         os.path.realpath(path)
     ):
         return []
-    start = f"sys.path = [{folder!r}, *(p for p in sys.path if p)]"
+    # NOTE: the path first: `runpy` is not frozen before Python 3.11, and the current folder
+    # ('') must not be searched for it either.
+    start = f"import sys; sys.path = [{folder!r}, *(p for p in sys.path if p)]"
     run = f"runpy.run_module({name!r}, run_name='__main__', alter_sys=True)"
-    return ["-c", f"import runpy, sys; {start}; {run}"]
+    return ["-c", f"{start}; import runpy; {run}"]
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
