@@ -26,7 +26,7 @@ from burgee.runtime.answers.spill import _PAGE, _read_spill, _spill
 from burgee.runtime.answers.truncate import _over, _truncate
 from burgee.runtime.execution.context import _SECRETS, _agent, _Command
 from burgee.runtime.execution.errors import CommandError, _command_line, _failure
-from burgee.runtime.execution.kinds import _Any, _Int, _Str
+from burgee.runtime.execution.kinds import _Any, _Int, _is_media, _Str
 from burgee.runtime.execution.values import _within
 from burgee.runtime.program import PROGRAM
 
@@ -87,10 +87,13 @@ def _delivered(
     whole: str | None = None
     encoded = envelope
     clean = False
-    if not _SECRETS and not quarantine:
+    data = envelope.get("data")
+    media = _is_media(data) or (type(data) is list and any(map(_is_media, data)))
+    if not _SECRETS and not quarantine and not media:
         # NOTE: the common case, in one C-speed pass: the whole envelope as text says whether
         # anything needs neutralising and whether the data can be over the limit (the text is
-        # longer than the data's), so most answers skip the walks below.
+        # longer than the data's), so most answers skip the walks below. Not an answer of
+        # media: its base64 is over any limit, and the text would be one more copy of it.
         whole = _dumps(envelope)
         clean = trusted or not agent or _neutralise(whole) is whole
         if clean and (most <= 0 or len(whole) <= most):

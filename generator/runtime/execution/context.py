@@ -60,10 +60,13 @@ _SECRETS: dict[str, str] = {}
 
 
 def _secret(text: str, name: str) -> None:
-    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
-    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
-    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    """Keep `text` a secret (`_SECRETS`), in capitals and in small letters too (`str.upper()`
+    of it shows as much), and every number its digits become when a handler converts it:
+    `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and `int()` or
+    `round()` of that 7314159; each is redacted as the text is."""
     _SECRETS[text] = name
+    _SECRETS.setdefault(text.upper(), name)
+    _SECRETS.setdefault(text.lower(), name)
     stripped = text.strip()
     if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
         return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)

@@ -355,8 +355,9 @@ def _question(question: str, settled: dict[str, Any]) -> str:
 
 def _keep_secret(value: object, name: str) -> None:
     """Every text in a secret option's value (an item of a list or a tuple, a dict's value) is
-    a secret, as given and as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
-    without leading zeros, a path without `./`): any spelling of it is redacted."""
+    a secret, as given, as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
+    without leading zeros, a path without `./`) and as `str()` writes it (a datetime with a
+    space for its `T`): any spelling of it is redacted."""
     if isinstance(value, (list, tuple)):
         for item in value:
             _keep_secret(item, name)
@@ -367,6 +368,8 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _secret(text, name)
+        if hasattr(value, "isoformat"):
+            _secret(str(value), name)  # NOTE: a datetime's `str()` has a space for its `T`
 
 
 def _as_list(value: object, paths: bool = False) -> list[Any]:

@@ -50,6 +50,8 @@ from burgee.runtime.mcpserver.mcp_io import (
     _origin,
     _read_token,
     _wire,
+    _wire_size,
+    _wire_slices,
 )
 from burgee.runtime.program import PROGRAM
 
@@ -202,13 +204,20 @@ def _asgi_error(message: str) -> str:
 
 async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "POST") -> None:
     status, body, headers = answer
-    data = _wire(body)
+    size = _wire_size(body)
     fields = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
-    if data:
+    if size:
         fields.append((b"content-type", b"application/json"))
-    fields.append((b"content-length", str(len(data)).encode()))
+    fields.append((b"content-length", str(size).encode()))
     await send({"type": "http.response.start", "status": status, "headers": fields})
-    await send({"type": "http.response.body", "body": b"" if method == "HEAD" else data})
+    if method == "HEAD" or isinstance(body, str):
+        data = b"" if method == "HEAD" else _wire(body)  # type: ignore[arg-type]
+        await send({"type": "http.response.body", "body": data})
+        return
+    # NOTE: an answer of media goes a slice at a time (`mcp_io._wire_slices`).
+    for piece in _wire_slices(body):
+        await send({"type": "http.response.body", "body": piece, "more_body": True})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
@@ -259,9 +268,9 @@ async def _asgi_post(
         if not isinstance(routed, _Routed):
             await _asgi_send(send, routed)
             return
-        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        queue: asyncio.Queue[str | list[str] | None] = asyncio.Queue()
 
-        def sink(text: str) -> None:
+        def sink(text: str | list[str]) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
         gone: list[bool] = []
@@ -305,7 +314,7 @@ async def _asgi_relay(
     exchange: _Exchange, routed: _Routed, queue: Any, send: Callable[..., Any]
 ) -> None:
     """What the messages write, until they end: each as an event, or the last answer alone."""
-    written: list[str] = []
+    written: list[str | list[str]] = []
     if routed.stream:
         head = [
             (k.lower().encode("latin-1"), v.encode("latin-1"))
@@ -318,7 +327,8 @@ async def _asgi_relay(
             break
         if routed.stream:
             try:
-                await send({"type": "http.response.body", "body": _event(text), "more_body": True})
+                for event in _event(text):
+                    await send({"type": "http.response.body", "body": event, "more_body": True})
             except OSError:
                 pass  # the client went away; the call still ends as it would
         else:

@@ -239,6 +239,7 @@ class _McpCalls(_McpWire):
             context.close()
             del self.stdout.buffers[thread]
         outcome = ""
+        answer: str | list[str]
         try:
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
@@ -247,36 +248,44 @@ class _McpCalls(_McpWire):
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
-            content = '[{"type":"text","text":' + string(whole)
+            parts = ['{"content":[{"type":"text","text":' + string(whole)]
             if printed:
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
-                content += '},{"type":"text","text":' + string(said["data"])
-            if media is not None:
-                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
-            result = '{"content":' + content + "}]"
+                parts.append('},{"type":"text","text":' + string(said["data"]))
+            parts.append("}")
+            # NOTE: media's base64 is a part of its own, in the content item and in
+            # structuredContent alike: the answer is written from its parts, never joined.
+            for item in media[1] if media is not None else ():
+                parts.append(",")
+                self.pieces(item, parts)
+            parts.append("]")
             if envelope["ok"]:
                 data = envelope["data"]
-                if wrapped:
+                parts.append(',"structuredContent":' + ('{"result":' if wrapped else ""))
+                if type(data) is str:
                     # NOTE: a text result (the most common wrapped one) is only quoted: the
                     # encoder's set-up costs more than the quoting.
-                    inner = string(data) if type(data) is str else self.dumps(data)
-                    structured = '{"result":' + inner + "}"
+                    parts.append(string(data))
+                elif media is not None:
+                    self.pieces(data, parts)
                 else:
-                    structured = self.dumps(data)
-                result += ',"structuredContent":' + structured + ',"isError":false}'
+                    parts.append(self.dumps(data))
+                parts.append('},"isError":false}' if wrapped else ',"isError":false}')
                 if "outcome" in envelope:
                     # NOTE: a declared outcome is an answer, not an error; `_meta` names it.
                     outcome = '"outcome":' + self.dumps(envelope["outcome"])
             else:
-                result += ',"isError":true}'
+                parts.append(',"isError":true}')
             if modern:
-                result = self.complete(result, outcome)
+                parts[0] = self.complete(parts[0], outcome)
             elif outcome:
-                result = result[:-1] + ',"_meta":{' + outcome + "}}"
-            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
+                parts[-1] = parts[-1][:-1] + ',"_meta":{' + outcome + "}}"
+            parts[0] = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + parts[0]
+            parts.append("}")
+            answer = parts if media is not None else "".join(parts)
         except Exception as error:  # noqa: BLE001 (still answer, and free the id)
             failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
             answer = '{"jsonrpc":"2.0","id":' + request.key + ',"error":' + failure + "}"

@@ -33,15 +33,17 @@ from burgee.runtime.mcpserver.mcp_io import (
     _MCP_META,
     _MCP_MODERN,
     _Codec,
+    _first,
     _mcp_env,
     _wire,
+    _wire_slices,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     #: An answer: status, JSON body (or ""), headers.
-    _Answer = tuple[int, str, dict[str, str]]
+    _Answer = tuple[int, str | list[str], dict[str, str]]
 
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
@@ -104,9 +106,13 @@ def _lost(session: str, items: list[Any]) -> str:
     return f"Not Found: {named} (initialize again)"
 
 
-def _event(text: str) -> bytes:
-    """One message as a server-sent event."""
-    return _wire(f"event: message\ndata: {text}\n\n")
+def _event(text: str | list[str]) -> Iterator[bytes]:
+    """One message as a server-sent event: its bytes at once, or an answer of media's a slice
+    at a time (`_wire_slices`)."""
+    if isinstance(text, str):
+        yield _wire(f"event: message\ndata: {text}\n\n")
+    else:
+        yield from _wire_slices(["event: message\ndata: ", *text, "\n\n"])
 
 
 class _Settings:
@@ -166,7 +172,7 @@ class _Endpoint:
         self,
         server: Any,
         message: object,
-        sink: Callable[[str], None],
+        sink: Callable[[str | list[str]], None],
         stream: bool = True,
         alive: Callable[[], bool] = lambda: True,
     ) -> None:
@@ -286,7 +292,9 @@ class _Exchange:
         values = self.fields.get(name)
         return values[0] if values else default
 
-    def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
+    def answer(
+        self, status: int, body: str | list[str] = "", headers: dict[str, str] | None = None
+    ) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
     def refusal(
@@ -453,7 +461,7 @@ class _Exchange:
             # cancels nothing: over HTTP, a client cancels by closing its connection. What
             # the server writes here is an error: the body holds no message (`null`, `[]`,
             # an object without a method).
-            errors: list[str] = []
+            errors: list[str | list[str]] = []
             endpoint.run(server, message, errors.append)
             return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
         accept = self.first("accept")
@@ -464,12 +472,12 @@ class _Exchange:
             headers.update(self.cors)
         return _Routed(server, message, stream, headers, watch)
 
-    def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
+    def answered(self, written: list[str | list[str]], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
         # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
         # notification's does, not a 200 without a JSON body.
         for text in reversed(written):
-            if text.startswith(('{"jsonrpc":"2.0","id"', "[")):
+            if _first(text).startswith(('{"jsonrpc":"2.0","id"', "[")):
                 return 200, text, headers
         return 202, "", headers
 

@@ -39,7 +39,15 @@ from burgee.runtime.mcpserver.mcp_endpoint import (
     _Routed,
     _Settings,
 )
-from burgee.runtime.mcpserver.mcp_io import _WILDCARDS, _http_address, _read_token, _url, _wire
+from burgee.runtime.mcpserver.mcp_io import (
+    _WILDCARDS,
+    _http_address,
+    _read_token,
+    _url,
+    _wire,
+    _wire_size,
+    _wire_slices,
+)
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -385,18 +393,23 @@ def _handler_head(handler: Any, status: int, headers: Iterable[tuple[str, str]])
 
 def _handler_send(handler: Any, answer: _Answer) -> None:
     status, body, headers = answer
-    data = _wire(body)
+    data = _wire(body) if isinstance(body, str) else b""
+    size = len(data) if isinstance(body, str) else _wire_size(body)
     headers = dict(headers)
     if status >= 400 and not handler.whole:
         # NOTE: what follows on the connection could be the rest of this request's
         # body, taken for the next request (RFC 9112 6.3): the connection ends.
         headers["Connection"] = "close"
-    if data:
+    if size:
         headers["Content-Type"] = "application/json"
-    headers["Content-Length"] = str(len(data))
+    headers["Content-Length"] = str(size)
     head = handler.head(status, headers.items())
     # NOTE: RFC 9110: an answer to HEAD has no content.
     handler.connection.sendall(head if handler.command == "HEAD" else head + data)
+    if not isinstance(body, str) and handler.command != "HEAD":
+        # NOTE: an answer of media, from its parts (`mcp_wire._McpWire.pieces`).
+        for piece in _wire_slices(body):
+            handler.connection.sendall(piece)
 
 
 def _handler_do_get(handler: Any) -> None:
@@ -463,25 +476,26 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
     if routed.watch:
         done = threading.Event()
         threading.Thread(target=handler.watch, args=(routed.server, done), daemon=True).start()
-    written: list[str] = []
+    written: list[str | list[str]] = []
     #: The events written and not yet sent.
     events: list[bytes] = []
     if routed.stream:
         head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
         handler.wfile.write(handler.head(200, head))
 
-    def sink(text: str) -> None:
-        event = _event(text)
-        events.append(b"%x\r\n%s\r\n" % (len(event), event))
-        if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
-            # NOTE: an answer (a request of the server's names its method first) is
-            # the last event: it goes with the end of the stream, in one send.
-            return
-        try:
-            handler.wfile.write(b"".join(events))
-        except OSError:
-            pass  # the client went away; the call still ends as it would
-        events.clear()
+    def sink(text: str | list[str]) -> None:
+        for event in _event(text):
+            events.append(b"%x\r\n%s\r\n" % (len(event), event))
+            if isinstance(text, str) and text.startswith(('{"jsonrpc":"2.0","id":', "[")):
+                # NOTE: an answer (a request of the server's names its method first) is
+                # the last event: it goes with the end of the stream, in one send (one of
+                # media goes a slice at a time).
+                return
+            try:
+                handler.wfile.write(b"".join(events))
+            except OSError:
+                pass  # the client went away; the call still ends as it would
+            events.clear()
 
     try:
         stream = routed.stream

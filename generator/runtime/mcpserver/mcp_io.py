@@ -8,7 +8,8 @@
 reading stdin, and the client configuration.
 
 The MCP server's transport pieces: `_wire` (a message as bytes, stdio and HTTP alike: a lone
-surrogate as JSON's escape), JSON via `_json` (no `import json`; its reader is
+surrogate as JSON's escape; `_wire_slices`, an answer of media from its parts a slice at a
+time, `_wire_size` its length), JSON via `_json` (no `import json`; its reader is
 `jsonread._json_scanner`), reading stdin, the protocol versions, `_arguments` (a call's or a
 prompt's arguments); `_McpOptions` (what follows `--mcp`: `--print-config --client/--env`,
 `--cwd`, `--http`, `--path`, `--token-env`/`--token-file`, `--allow-host`, `--allow-origin`,
@@ -33,7 +34,7 @@ from burgee.runtime.execution.jsonread import _json_scanner, _load_json, _refuse
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 #: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"
@@ -55,6 +56,45 @@ def _wire(text: str) -> bytes:
     `surrogateescape`) has no UTF-8; written as `\\udcXX` it is JSON's own escape of it, inside
     the string it sits in, so the message stays valid JSON and says what the handler returned."""
     return text.encode("utf-8", "backslashreplace")
+
+
+#: How much of a long message's text is encoded at a time: an answer of media is written from
+#: its parts (`_McpWire.pieces`), its base64 never copied whole.
+_WIRE_SLICE = 1 << 20
+
+
+def _wire_slices(text: str | list[str]) -> Iterator[bytes]:
+    """A message (its text, or its parts: an answer of media) as bytes, at most about
+    `_WIRE_SLICE` at a time: short parts together, a long one a slice at a time."""
+    run: list[str] = []
+    size = 0
+    for part in (text,) if isinstance(text, str) else text:
+        if size + len(part) <= _WIRE_SLICE:
+            run.append(part)
+            size += len(part)
+            continue
+        if run:
+            yield _wire("".join(run))
+        run, size = [], 0
+        for start in range(0, len(part), _WIRE_SLICE):
+            piece = part[start : start + _WIRE_SLICE]
+            if len(piece) < _WIRE_SLICE:
+                run, size = [piece], len(piece)  # NOTE: its end goes with what follows
+            else:
+                yield _wire(piece)
+    if run:
+        yield _wire("".join(run))
+
+
+def _wire_size(text: str | list[str]) -> int:
+    """How many bytes `_wire_slices` gives (ASCII, a media answer's base64: one per character)."""
+    parts = (text,) if isinstance(text, str) else text
+    return sum(len(part) if part.isascii() else len(_wire(part)) for part in parts)
+
+
+def _first(text: str | list[str]) -> str:
+    """A message's text, or its first part: how it begins (`{"jsonrpc":"2.0","id":` an answer)."""
+    return text if isinstance(text, str) else text[0]
 
 
 class _Codec:

@@ -8,7 +8,8 @@ on it, `mcp._McpServer` answers each line.
 `_McpWire` (on `_McpLoop`): one MCP session's state (the version `initialize` agreed on, the
 `logging/setLevel` level, the questions awaiting answers) and the writing of its messages: to
 stdout's private descriptor (or `invoke()`'s capture, the caller's descriptors untouched), a
-2025-03-26 batch's answers, or an HTTP exchange's per-thread sink, secrets redacted; `complete`,
+2025-03-26 batch's answers, or an HTTP exchange's per-thread sink, secrets redacted (an answer
+of media as parts, `pieces`, its base64 never copied into one text); `complete`,
 a 2026-07-28 result's `_meta`; `stop`/`abandon` (calls cancelled, unanswered).
 """
 
@@ -23,12 +24,21 @@ from burgee.runtime.answers.sanitize import _redact, _redact_text
 from burgee.runtime.execution.context import _SECRETS
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcpserver.mcp_ask import _nobody_answers
-from burgee.runtime.mcpserver.mcp_io import _MCP_META, _Codec, _wire
+from burgee.runtime.mcpserver.mcp_io import _MCP_META, _WIRE_SLICE, _Codec, _first, _wire_slices
 from burgee.runtime.mcpserver.mcp_loop import _McpLoop
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+
+def _parts(text: str | list[str]) -> list[str] | tuple[str]:
+    return (text,) if isinstance(text, str) else text
+
+
+def _plain(text: str) -> bool:
+    """Whether JSON writes `text` as it is between its quotes (base64 always)."""
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
 
 
 class _McpWire(_McpLoop):
@@ -68,7 +78,7 @@ class _McpWire(_McpLoop):
             sys.stdout = cast("Any", self.stdout)
         self.broken = False
         #: Threads whose messages go elsewhere than stdout (an HTTP exchange): thread -> sink.
-        self.sinks: dict[int, Callable[[str], None]] = {}
+        self.sinks: dict[int, Callable[[str | list[str]], None]] = {}
         #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
         self.version = ""
         #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
@@ -86,16 +96,19 @@ class _McpWire(_McpLoop):
         #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
         self.streams: dict[int, Any] = {}
 
-    def write(self, text: str) -> None:
-        """Write one message; the caller holds `self.lock` when calls may be running."""
-        if _SECRETS and _redact_text(text, _SECRETS) is not text:
+    def write(self, text: str | list[str]) -> None:
+        """Write one message (its text, or its parts: an answer of media, `pieces`); the caller
+        holds `self.lock` when calls may be running."""
+        if _SECRETS and any(_redact_text(part, _SECRETS) is not part for part in _parts(text)):
             # NOTE: a secret in the message (a progress or log message, say; an answer's data
             # was redacted on delivery): redacted as data, so the message stays JSON.
-            text = self.dumps(_redact(self.codec.load(text), _SECRETS))
-        if self.batches and text[:22] == '{"jsonrpc":"2.0","id":':
+            whole = text if isinstance(text, str) else "".join(text)
+            text = self.dumps(_redact(self.codec.load(whole), _SECRETS))
+        if self.batches and _first(text)[:22] == '{"jsonrpc":"2.0","id":':
             answers = self.batches.get(self.thread())
             if answers is not None:
-                answers.append(text)
+                # NOTE: a 2025-03-26 batch's answers go out as one array, joined.
+                answers.append(text if isinstance(text, str) else "".join(text))
                 return
         if self.sinks:
             sink = self.sinks.get(self.thread())
@@ -103,14 +116,37 @@ class _McpWire(_McpLoop):
                 sink(text)
                 return
         if self.memory is not None:
-            self.memory.write(text + "\n")
+            self.memory.writelines([*_parts(text), "\n"])
             return
-        data = _wire(text + "\n")
-        while data and not self.broken:
-            try:
-                data = data[os.write(self.out, data) :]
-            except OSError:
-                self.broken = True
+        for piece in _wire_slices([*_parts(text), "\n"]):
+            data = piece
+            while data and not self.broken:
+                try:
+                    data = data[os.write(self.out, data) :]
+                except OSError:
+                    self.broken = True
+
+    def pieces(self, value: object, into: list[str]) -> None:
+        """`value`'s JSON text appended to `into` in pieces, each long string that JSON writes
+        as it is (media's base64) a piece of its own: the answer is written from where it
+        is, never copied into one whole text (`_wire_slices`)."""
+        if isinstance(value, str) and len(value) > _WIRE_SLICE and _plain(value):
+            into += ('"', value, '"')
+        elif type(value) is dict and all(type(key) is str for key in value):
+            into.append("{")
+            for number, (key, inner) in enumerate(value.items()):
+                into.append(("," if number else "") + self.codec.string(key) + ":")
+                self.pieces(inner, into)
+            into.append("}")
+        elif type(value) is list:
+            into.append("[")
+            for number, inner in enumerate(value):
+                if number:
+                    into.append(",")
+                self.pieces(inner, into)
+            into.append("]")
+        else:
+            into.append(self.dumps(value))
 
     def send(self, text: str) -> None:
         with self.lock:

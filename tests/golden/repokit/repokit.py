@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1155: the first handler from handlers.py
 #     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12641: the tables (commands, groups, errors, result shapes)
+#     line 12753: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -1254,7 +1254,7 @@ if TYPE_CHECKING:
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
-    _Answer = tuple[int, str, dict[str, str]]
+    _Answer = tuple[int, str | list[str], dict[str, str]]
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -1770,10 +1770,13 @@ _SECRETS: dict[str, str] = {}
 
 
 def _secret(text: str, name: str) -> None:
-    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
-    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
-    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    """Keep `text` a secret (`_SECRETS`), in capitals and in small letters too (`str.upper()`
+    of it shows as much), and every number its digits become when a handler converts it:
+    `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and `int()` or
+    `round()` of that 7314159; each is redacted as the text is."""
     _SECRETS[text] = name
+    _SECRETS.setdefault(text.upper(), name)
+    _SECRETS.setdefault(text.lower(), name)
     stripped = text.strip()
     if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
         return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
@@ -3745,8 +3748,9 @@ def _question(question: str, settled: dict[str, Any]) -> str:
 
 def _keep_secret(value: object, name: str) -> None:
     """Every text in a secret option's value (an item of a list or a tuple, a dict's value) is
-    a secret, as given and as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
-    without leading zeros, a path without `./`): any spelling of it is redacted."""
+    a secret, as given, as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
+    without leading zeros, a path without `./`) and as `str()` writes it (a datetime with a
+    space for its `T`): any spelling of it is redacted."""
     if isinstance(value, (list, tuple)):
         for item in value:
             _keep_secret(item, name)
@@ -3757,6 +3761,8 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _secret(text, name)
+        if hasattr(value, "isoformat"):
+            _secret(str(value), name)  # NOTE: a datetime's `str()` has a space for its `T`
 
 
 def _as_list(value: object, paths: bool = False) -> list[Any]:
@@ -5440,10 +5446,13 @@ def _delivered(
     whole: str | None = None
     encoded = envelope
     clean = False
-    if not _SECRETS and not quarantine:
+    data = envelope.get("data")
+    media = _is_media(data) or (type(data) is list and any(map(_is_media, data)))
+    if not _SECRETS and not quarantine and not media:
         # NOTE: the common case, in one C-speed pass: the whole envelope as text says whether
         # anything needs neutralising and whether the data can be over the limit (the text is
-        # longer than the data's), so most answers skip the walks below.
+        # longer than the data's), so most answers skip the walks below. Not an answer of
+        # media: its base64 is over any limit, and the text would be one more copy of it.
         whole = _dumps(envelope)
         clean = trusted or not agent or _neutralise(whole) is whole
         if clean and (most <= 0 or len(whole) <= most):
@@ -9109,6 +9118,45 @@ def _wire(text: str) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
+#: How much of a long message's text is encoded at a time: an answer of media is written from
+#: its parts (`_McpWire.pieces`), its base64 never copied whole.
+_WIRE_SLICE = 1 << 20
+
+
+def _wire_slices(text: str | list[str]) -> Iterator[bytes]:
+    """A message (its text, or its parts: an answer of media) as bytes, at most about
+    `_WIRE_SLICE` at a time: short parts together, a long one a slice at a time."""
+    run: list[str] = []
+    size = 0
+    for part in (text,) if isinstance(text, str) else text:
+        if size + len(part) <= _WIRE_SLICE:
+            run.append(part)
+            size += len(part)
+            continue
+        if run:
+            yield _wire("".join(run))
+        run, size = [], 0
+        for start in range(0, len(part), _WIRE_SLICE):
+            piece = part[start : start + _WIRE_SLICE]
+            if len(piece) < _WIRE_SLICE:
+                run, size = [piece], len(piece)  # NOTE: its end goes with what follows
+            else:
+                yield _wire(piece)
+    if run:
+        yield _wire("".join(run))
+
+
+def _wire_size(text: str | list[str]) -> int:
+    """How many bytes `_wire_slices` gives (ASCII, a media answer's base64: one per character)."""
+    parts = (text,) if isinstance(text, str) else text
+    return sum(len(part) if part.isascii() else len(_wire(part)) for part in parts)
+
+
+def _first(text: str | list[str]) -> str:
+    """A message's text, or its first part: how it begins (`{"jsonrpc":"2.0","id":` an answer)."""
+    return text if isinstance(text, str) else text[0]
+
+
 class _Codec:
     """JSON for the protocol, from CPython's C accelerator when there is one.
 
@@ -9635,9 +9683,13 @@ def _lost(session: str, items: list[Any]) -> str:
     return f"Not Found: {named} (initialize again)"
 
 
-def _event(text: str) -> bytes:
-    """One message as a server-sent event."""
-    return _wire(f"event: message\ndata: {text}\n\n")
+def _event(text: str | list[str]) -> Iterator[bytes]:
+    """One message as a server-sent event: its bytes at once, or an answer of media's a slice
+    at a time (`_wire_slices`)."""
+    if isinstance(text, str):
+        yield _wire(f"event: message\ndata: {text}\n\n")
+    else:
+        yield from _wire_slices(["event: message\ndata: ", *text, "\n\n"])
 
 
 class _Settings:
@@ -9697,7 +9749,7 @@ class _Endpoint:
         self,
         server: Any,
         message: object,
-        sink: Callable[[str], None],
+        sink: Callable[[str | list[str]], None],
         stream: bool = True,
         alive: Callable[[], bool] = lambda: True,
     ) -> None:
@@ -9817,7 +9869,9 @@ class _Exchange:
         values = self.fields.get(name)
         return values[0] if values else default
 
-    def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
+    def answer(
+        self, status: int, body: str | list[str] = "", headers: dict[str, str] | None = None
+    ) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
     def refusal(
@@ -9984,7 +10038,7 @@ class _Exchange:
             # cancels nothing: over HTTP, a client cancels by closing its connection. What
             # the server writes here is an error: the body holds no message (`null`, `[]`,
             # an object without a method).
-            errors: list[str] = []
+            errors: list[str | list[str]] = []
             endpoint.run(server, message, errors.append)
             return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
         accept = self.first("accept")
@@ -9995,12 +10049,12 @@ class _Exchange:
             headers.update(self.cors)
         return _Routed(server, message, stream, headers, watch)
 
-    def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
+    def answered(self, written: list[str | list[str]], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
         # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
         # notification's does, not a 200 without a JSON body.
         for text in reversed(written):
-            if text.startswith(('{"jsonrpc":"2.0","id"', "[")):
+            if _first(text).startswith(('{"jsonrpc":"2.0","id"', "[")):
                 return 200, text, headers
         return 202, "", headers
 
@@ -10605,18 +10659,23 @@ def _handler_head(handler: Any, status: int, headers: Iterable[tuple[str, str]])
 
 def _handler_send(handler: Any, answer: _Answer) -> None:
     status, body, headers = answer
-    data = _wire(body)
+    data = _wire(body) if isinstance(body, str) else b""
+    size = len(data) if isinstance(body, str) else _wire_size(body)
     headers = dict(headers)
     if status >= 400 and not handler.whole:
         # NOTE: what follows on the connection could be the rest of this request's
         # body, taken for the next request (RFC 9112 6.3): the connection ends.
         headers["Connection"] = "close"
-    if data:
+    if size:
         headers["Content-Type"] = "application/json"
-    headers["Content-Length"] = str(len(data))
+    headers["Content-Length"] = str(size)
     head = handler.head(status, headers.items())
     # NOTE: RFC 9110: an answer to HEAD has no content.
     handler.connection.sendall(head if handler.command == "HEAD" else head + data)
+    if not isinstance(body, str) and handler.command != "HEAD":
+        # NOTE: an answer of media, from its parts (`mcp_wire._McpWire.pieces`).
+        for piece in _wire_slices(body):
+            handler.connection.sendall(piece)
 
 
 def _handler_do_get(handler: Any) -> None:
@@ -10683,25 +10742,26 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
     if routed.watch:
         done = threading.Event()
         threading.Thread(target=handler.watch, args=(routed.server, done), daemon=True).start()
-    written: list[str] = []
+    written: list[str | list[str]] = []
     #: The events written and not yet sent.
     events: list[bytes] = []
     if routed.stream:
         head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
         handler.wfile.write(handler.head(200, head))
 
-    def sink(text: str) -> None:
-        event = _event(text)
-        events.append(b"%x\r\n%s\r\n" % (len(event), event))
-        if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
-            # NOTE: an answer (a request of the server's names its method first) is
-            # the last event: it goes with the end of the stream, in one send.
-            return
-        try:
-            handler.wfile.write(b"".join(events))
-        except OSError:
-            pass  # the client went away; the call still ends as it would
-        events.clear()
+    def sink(text: str | list[str]) -> None:
+        for event in _event(text):
+            events.append(b"%x\r\n%s\r\n" % (len(event), event))
+            if isinstance(text, str) and text.startswith(('{"jsonrpc":"2.0","id":', "[")):
+                # NOTE: an answer (a request of the server's names its method first) is
+                # the last event: it goes with the end of the stream, in one send (one of
+                # media goes a slice at a time).
+                return
+            try:
+                handler.wfile.write(b"".join(events))
+            except OSError:
+                pass  # the client went away; the call still ends as it would
+            events.clear()
 
     try:
         stream = routed.stream
@@ -11033,6 +11093,15 @@ class _McpLoop:
 
 
 # -- module: burgee.runtime.mcpserver.mcp_wire
+def _parts(text: str | list[str]) -> list[str] | tuple[str]:
+    return (text,) if isinstance(text, str) else text
+
+
+def _plain(text: str) -> bool:
+    """Whether JSON writes `text` as it is between its quotes (base64 always)."""
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
+
+
 class _McpWire(_McpLoop):
     """The state of one MCP session and the writing of its messages."""
 
@@ -11070,7 +11139,7 @@ class _McpWire(_McpLoop):
             sys.stdout = cast("Any", self.stdout)
         self.broken = False
         #: Threads whose messages go elsewhere than stdout (an HTTP exchange): thread -> sink.
-        self.sinks: dict[int, Callable[[str], None]] = {}
+        self.sinks: dict[int, Callable[[str | list[str]], None]] = {}
         #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
         self.version = ""
         #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
@@ -11088,16 +11157,19 @@ class _McpWire(_McpLoop):
         #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
         self.streams: dict[int, Any] = {}
 
-    def write(self, text: str) -> None:
-        """Write one message; the caller holds `self.lock` when calls may be running."""
-        if _SECRETS and _redact_text(text, _SECRETS) is not text:
+    def write(self, text: str | list[str]) -> None:
+        """Write one message (its text, or its parts: an answer of media, `pieces`); the caller
+        holds `self.lock` when calls may be running."""
+        if _SECRETS and any(_redact_text(part, _SECRETS) is not part for part in _parts(text)):
             # NOTE: a secret in the message (a progress or log message, say; an answer's data
             # was redacted on delivery): redacted as data, so the message stays JSON.
-            text = self.dumps(_redact(self.codec.load(text), _SECRETS))
-        if self.batches and text[:22] == '{"jsonrpc":"2.0","id":':
+            whole = text if isinstance(text, str) else "".join(text)
+            text = self.dumps(_redact(self.codec.load(whole), _SECRETS))
+        if self.batches and _first(text)[:22] == '{"jsonrpc":"2.0","id":':
             answers = self.batches.get(self.thread())
             if answers is not None:
-                answers.append(text)
+                # NOTE: a 2025-03-26 batch's answers go out as one array, joined.
+                answers.append(text if isinstance(text, str) else "".join(text))
                 return
         if self.sinks:
             sink = self.sinks.get(self.thread())
@@ -11105,14 +11177,37 @@ class _McpWire(_McpLoop):
                 sink(text)
                 return
         if self.memory is not None:
-            self.memory.write(text + "\n")
+            self.memory.writelines([*_parts(text), "\n"])
             return
-        data = _wire(text + "\n")
-        while data and not self.broken:
-            try:
-                data = data[os.write(self.out, data) :]
-            except OSError:
-                self.broken = True
+        for piece in _wire_slices([*_parts(text), "\n"]):
+            data = piece
+            while data and not self.broken:
+                try:
+                    data = data[os.write(self.out, data) :]
+                except OSError:
+                    self.broken = True
+
+    def pieces(self, value: object, into: list[str]) -> None:
+        """`value`'s JSON text appended to `into` in pieces, each long string that JSON writes
+        as it is (media's base64) a piece of its own: the answer is written from where it
+        is, never copied into one whole text (`_wire_slices`)."""
+        if isinstance(value, str) and len(value) > _WIRE_SLICE and _plain(value):
+            into += ('"', value, '"')
+        elif type(value) is dict and all(type(key) is str for key in value):
+            into.append("{")
+            for number, (key, inner) in enumerate(value.items()):
+                into.append(("," if number else "") + self.codec.string(key) + ":")
+                self.pieces(inner, into)
+            into.append("}")
+        elif type(value) is list:
+            into.append("[")
+            for number, inner in enumerate(value):
+                if number:
+                    into.append(",")
+                self.pieces(inner, into)
+            into.append("]")
+        else:
+            into.append(self.dumps(value))
 
     def send(self, text: str) -> None:
         with self.lock:
@@ -11365,6 +11460,7 @@ class _McpCalls(_McpWire):
             context.close()
             del self.stdout.buffers[thread]
         outcome = ""
+        answer: str | list[str]
         try:
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
@@ -11373,36 +11469,44 @@ class _McpCalls(_McpWire):
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
-            content = '[{"type":"text","text":' + string(whole)
+            parts = ['{"content":[{"type":"text","text":' + string(whole)]
             if printed:
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
-                content += '},{"type":"text","text":' + string(said["data"])
-            if media is not None:
-                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
-            result = '{"content":' + content + "}]"
+                parts.append('},{"type":"text","text":' + string(said["data"]))
+            parts.append("}")
+            # NOTE: media's base64 is a part of its own, in the content item and in
+            # structuredContent alike: the answer is written from its parts, never joined.
+            for item in media[1] if media is not None else ():
+                parts.append(",")
+                self.pieces(item, parts)
+            parts.append("]")
             if envelope["ok"]:
                 data = envelope["data"]
-                if wrapped:
+                parts.append(',"structuredContent":' + ('{"result":' if wrapped else ""))
+                if type(data) is str:
                     # NOTE: a text result (the most common wrapped one) is only quoted: the
                     # encoder's set-up costs more than the quoting.
-                    inner = string(data) if type(data) is str else self.dumps(data)
-                    structured = '{"result":' + inner + "}"
+                    parts.append(string(data))
+                elif media is not None:
+                    self.pieces(data, parts)
                 else:
-                    structured = self.dumps(data)
-                result += ',"structuredContent":' + structured + ',"isError":false}'
+                    parts.append(self.dumps(data))
+                parts.append('},"isError":false}' if wrapped else ',"isError":false}')
                 if "outcome" in envelope:
                     # NOTE: a declared outcome is an answer, not an error; `_meta` names it.
                     outcome = '"outcome":' + self.dumps(envelope["outcome"])
             else:
-                result += ',"isError":true}'
+                parts.append(',"isError":true}')
             if modern:
-                result = self.complete(result, outcome)
+                parts[0] = self.complete(parts[0], outcome)
             elif outcome:
-                result = result[:-1] + ',"_meta":{' + outcome + "}}"
-            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
+                parts[-1] = parts[-1][:-1] + ',"_meta":{' + outcome + "}}"
+            parts[0] = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + parts[0]
+            parts.append("}")
+            answer = parts if media is not None else "".join(parts)
         except Exception as error:  # noqa: BLE001 (still answer, and free the id)
             failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
             answer = '{"jsonrpc":"2.0","id":' + request.key + ',"error":' + failure + "}"
@@ -11779,13 +11883,20 @@ def _asgi_error(message: str) -> str:
 
 async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "POST") -> None:
     status, body, headers = answer
-    data = _wire(body)
+    size = _wire_size(body)
     fields = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
-    if data:
+    if size:
         fields.append((b"content-type", b"application/json"))
-    fields.append((b"content-length", str(len(data)).encode()))
+    fields.append((b"content-length", str(size).encode()))
     await send({"type": "http.response.start", "status": status, "headers": fields})
-    await send({"type": "http.response.body", "body": b"" if method == "HEAD" else data})
+    if method == "HEAD" or isinstance(body, str):
+        data = b"" if method == "HEAD" else _wire(body)  # type: ignore[arg-type]
+        await send({"type": "http.response.body", "body": data})
+        return
+    # NOTE: an answer of media goes a slice at a time (`mcp_io._wire_slices`).
+    for piece in _wire_slices(body):
+        await send({"type": "http.response.body", "body": piece, "more_body": True})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
@@ -11836,9 +11947,9 @@ async def _asgi_post(
         if not isinstance(routed, _Routed):
             await _asgi_send(send, routed)
             return
-        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        queue: asyncio.Queue[str | list[str] | None] = asyncio.Queue()
 
-        def sink(text: str) -> None:
+        def sink(text: str | list[str]) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
         gone: list[bool] = []
@@ -11882,7 +11993,7 @@ async def _asgi_relay(
     exchange: _Exchange, routed: _Routed, queue: Any, send: Callable[..., Any]
 ) -> None:
     """What the messages write, until they end: each as an event, or the last answer alone."""
-    written: list[str] = []
+    written: list[str | list[str]] = []
     if routed.stream:
         head = [
             (k.lower().encode("latin-1"), v.encode("latin-1"))
@@ -11895,7 +12006,8 @@ async def _asgi_relay(
             break
         if routed.stream:
             try:
-                await send({"type": "http.response.body", "body": _event(text), "more_body": True})
+                for event in _event(text):
+                    await send({"type": "http.response.body", "body": event, "more_body": True})
             except OSError:
                 pass  # the client went away; the call still ends as it would
         else:
