@@ -17,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
-from tests.helpers import generate, run
+from tests.helpers import cached_start, generate, run
 from tests.mcp_tool import HANDLERS
 
 
@@ -175,8 +175,8 @@ def test_print_config_starts_a_script_from_its_cached_bytecode(tool: Path, tmp_p
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     # NOTE: no module where the client starts it runs: not one of the tool's name, nor one
-    # the start imports (`runpy`).
-    for shadow in ("mcptool.py", "runpy.py"):
+    # the start imports.
+    for shadow in ("mcptool.py", "importlib.py"):
         (elsewhere / shadow).write_text("raise SystemExit('the current folder ran')\n")
     printed = subprocess.run(
         [sys.executable, str(copy), "--mcp", "--print-config"],
@@ -187,12 +187,7 @@ def test_print_config_starts_a_script_from_its_cached_bytecode(tool: Path, tmp_p
     )
     server = json.loads(printed.stdout)["mcpServers"]["mcptool"]
     assert server["command"] == sys.executable
-    assert server["args"] == [
-        "-c",
-        f"import sys; sys.path = [{str(home)!r}, *(p for p in sys.path if p)]; import runpy;"
-        " runpy.run_module('mcptool', run_name='__main__', alter_sys=True)",
-        "--mcp",
-    ]
+    assert server["args"] == [*cached_start(copy), "--mcp"]
 
     async def go() -> Any:
         spec = StdioServerParameters(
@@ -224,13 +219,13 @@ def test_print_config_starts_a_script_from_its_cached_bytecode(tool: Path, tmp_p
 
 @pytest.mark.parametrize(
     ("name", "beside"),
-    [("my-tool.py", None), ("mcptool.py", "mcptool/__init__.py")],
+    [("my.tool.py", None), ("mcptool.py", "mcptool/__init__.py")],
 )
 def test_print_config_starts_by_path_what_cannot_be_run_by_name(
     tool: Path, tmp_path: Path, name: str, beside: str | None
 ) -> None:
-    """A file whose name is no module name, or that a package of its name beside it would
-    shadow, is started by its path, as it was run."""
+    """A file whose name has a dot in it (no module's), or that a package of its name beside it
+    would shadow, is started by its path, as it was run."""
     copy = tmp_path / name
     copy.write_bytes(tool.read_bytes())
     if beside:

@@ -12,18 +12,13 @@ from typing import Any
 import pytest
 import tomllib
 
-from tests.helpers import GOLDEN, generate, in_process, run
+from tests.helpers import GOLDEN, cached_start, generate, in_process, run
 from tests.mcp_wire import INIT, line
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
 #: How the printed configuration starts the golden tool, run as a script: as `python -m` runs
 #: a module (from its cached bytecode), its folder first on the path, never the current one.
-COMMAND = [
-    sys.executable,
-    "-c",
-    f"import sys; sys.path = [{str(PANTRY.resolve().parent)!r}, *(p for p in sys.path if p)];"
-    " import runpy; runpy.run_module('pantry', run_name='__main__', alter_sys=True)",
-]
+COMMAND = [sys.executable, *cached_start(PANTRY)]
 
 
 def config(*args: str) -> str:
