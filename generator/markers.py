@@ -17,7 +17,7 @@ from typing import Any, Literal, NoReturn, TypeVar, overload
 
 # NOTE: re-exported (`burgee.Image`, ...): the runtime's classes, not copies of them.
 from burgee.runtime.answers.media_items import Audio, EmbeddedResource, Image
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 
 Effects = Literal[
     "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
@@ -247,7 +247,7 @@ class Outcome(Exception):
 
 class Context:
     """What a handler may ask of the running tool; injected, never parsed. The tool's own is
-    `runtime/execution/context.py`'s (tests/test_authoring.py holds the two alike)."""
+    `runtime/core/context.py`'s (tests/test_authoring.py holds the two alike)."""
 
     program: str = ""
     command: str = ""

@@ -24,7 +24,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import ElicitResult
 
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 from tests.helpers import GOLDEN, invoked, load_tool, run
 from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
 from tests.node_clients import HttpServer, Uvicorn

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import burgee
-from burgee.runtime.execution.context import Context as RuntimeContext
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.context import Context as RuntimeContext
+from burgee.runtime.core.errors import BUILTIN_ERRORS
+from burgee.runtime.program import PROGRAM
 from tests.helpers import REPO, burgee_in_process, in_process
 
 
@@ -181,7 +182,7 @@ _SPELLED_APART = {"_F": "_T", "level: 'str'": "level: 'LogLevel'"}
 
 
 def test_the_authors_context_is_the_runtimes() -> None:
-    authors, runtime = burgee.Context(), RuntimeContext("cmd", json=False)
+    authors, runtime = burgee.Context(), RuntimeContext("cmd", json=False, program=PROGRAM)
 
     def public(context: object) -> set[str]:
         return {name for name in dir(context) if not name.startswith("_")}

@@ -21,7 +21,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from burgee.model.diagnostics import GenerationError
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 from burgee.write.generate import generate
 from tests import helpers
 from tests.helpers import GOLDEN, burgee

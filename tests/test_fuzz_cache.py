@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burgee.runtime.answers.spill import _read_spill, _spill
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.start import boot
 from tests.helpers import GOLDEN, sound_entry
 from tests.regen import golden_output
@@ -41,6 +41,8 @@ pytestmark = [
 EXAMPLES = int(os.environ.get("BURGEE_FUZZ_EXAMPLES", "40"))
 ROOT = hasattr(os, "getuid") and os.getuid() == 0
 NOBODY = 65534
+#: The tool whose outputs are saved (its folder in a cache directory; a test names its own).
+NAME = "tool"
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -243,7 +245,7 @@ def test_a_saved_output_is_its_text_or_an_error(kind: str, at: float, text: str)
         shared, outside = Path(temporary) / "shared", Path(temporary) / "outside.txt"
         shared.mkdir()
         shared.chmod(0o1777)
-        ref = _spill(text, str(shared))
+        ref = _spill(text, NAME, str(shared))
         assert ref is not None
         saved = shared / f"{ref}.txt"
         data = saved.read_bytes()
@@ -268,10 +270,10 @@ def test_a_saved_output_is_its_text_or_an_error(kind: str, at: float, text: str)
         else:
             saved.mkdir()
         with pytest.raises(UsageError):
-            _read_spill(ref, directory=str(shared))
+            _read_spill(ref, NAME, directory=str(shared))
         # NOTE: saved again, the text is this user's own once more, whatever was there.
-        if kind != "directory" and _spill(text, str(shared)) == ref:
-            assert _read_spill(ref, directory=str(shared))["text"] == text
+        if kind != "directory" and _spill(text, NAME, str(shared)) == ref:
+            assert _read_spill(ref, NAME, directory=str(shared))["text"] == text
 
 
 def test_a_real_tool_survives_bit_flips_and_cuts_in_its_entry(tmp_path: Path) -> None:

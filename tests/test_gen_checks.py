@@ -371,7 +371,7 @@ def test_an_example_is_read_as_the_tool_reads_its_line(monkeypatch: pytest.Monke
         lambda program, command: builds.append(command.name) or build(program, command),
     )
     monkeypatch.setattr(
-        examples, "_new_parser", lambda prog: parsers.append(prog) or new_parser(prog)
+        examples, "_new_parser", lambda made, prog: parsers.append(prog) or new_parser(made, prog)
     )
     generate(_many({1: "many c1 --name Ada --"}), "many.py")
     assert sorted(builds) == sorted([f"c{n}" for n in range(20)] + ["c1"])

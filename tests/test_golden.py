@@ -219,7 +219,7 @@ def test_embedded_documents_decode_to_what_the_tool_prints(module: Path, tmp_pat
 
 
 def test_short_mcp_lists_are_plain_text_and_long_ones_stay_packed() -> None:
-    """A session lists short MCP lists without decoding `_DATA` (runtime/agents/embedded.py):
+    """A session lists short MCP lists without decoding `_DATA` (runtime/core/embedded.py):
     they are written out of it, as plain text; a long one stays packed with the rest."""
     documents = {name: json.dumps({"name": name}) for name in DOCUMENTS}
     short = encode(documents)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.runtime.execution.errors import _uv_cached
+from burgee.runtime.core.errors import _uv_cached
 from tests.helpers import GOLDEN, generate, run
 
 #: Slow: installs tools with pip and uv (`pytest -m "not slow"` leaves it out).

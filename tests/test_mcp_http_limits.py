@@ -23,6 +23,7 @@ from burgee.runtime.answers.output import _Stdout
 from burgee.runtime.mcpserver.mcp import _McpServer
 from burgee.runtime.mcpserver.mcp_endpoint import _Endpoint, _Settings
 from burgee.runtime.mcpserver.mcp_http import _handler_class
+from burgee.runtime.program import PROGRAM
 from tests.helpers import run
 from tests.node_clients import HttpServer
 from tests.test_mcp_http import BOTH, INIT, PANTRY, post, session
@@ -107,7 +108,8 @@ def _served(request: bytes, wrap: Callable[[type], type] = lambda handler: handl
     # NOTE: a session's server writes its messages to the request's sink; what it shares with
     # the stateless one (its stdout) is never written here.
     shared = type("Shared", (), {"out": -1, "stdout": _Stdout(sys.stderr)})()
-    endpoint = _Endpoint(settings, False, lambda debug, _: _McpServer(debug, shared), shared)
+    make = lambda debug, _: _McpServer(PROGRAM, debug, shared)  # noqa: E731
+    endpoint = _Endpoint(settings, False, make, shared, PROGRAM)
     with socket.create_server(("127.0.0.1", 0)) as listening:
         client = socket.create_connection(listening.getsockname()[:2], timeout=30)
         accepted, address = listening.accept()

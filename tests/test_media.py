@@ -21,7 +21,7 @@ import burgee as authoring
 from burgee.runtime.answers.media_items import Audio, Image
 from burgee.runtime.answers.media_items import EmbeddedResource as Resource
 from burgee.runtime.answers.output import _jsonable
-from burgee.runtime.execution.kinds import TYPES, _is_media
+from burgee.runtime.core.kinds import TYPES, _is_media
 from tests.helpers import burgee, generate, load_tool
 
 HANDLERS = '''

@@ -231,8 +231,8 @@ def test_a_tuple_option_given_too_few_words_is_a_usage_error(runner: Any) -> Non
 def test_where_it_begins_tells_options_from_words_as_argparse_does(runner: Any, word: str) -> None:
     """`_pass_start` counts the positional words before the pass-through argument as argparse
     reads them (a negative number or a word with a space is one; `--python=-x` is no word)."""
-    command = runner._command("run")
-    parser = runner._new_parser("runner run")
+    command = runner._command(runner.PROGRAM, "run")
+    parser = runner._new_parser(runner.PROGRAM, "runner run")
     command.build(parser)
     recorder = runner._recorded(command)
     assert runner._positional(word, recorder) == (parser._parse_optional(word) is None)

@@ -150,10 +150,10 @@ def test_runtime_has_no_import_cycles() -> None:
         if name.startswith("burgee.runtime.")
     }
     known = {"burgee.runtime.program", "burgee.runtime.commandline.cli"}
-    assert known | {"burgee.runtime.execution.context"} <= set(modules)
+    assert known | {"burgee.runtime.core.context"} <= set(modules)
     graph = {name: _imported(name, path, modules, type_only=True) for name, path in modules.items()}
     assert graph["burgee.runtime.program"] == set()
-    assert "burgee.runtime.execution.context" in graph["burgee.runtime.execution.table"]
+    assert "burgee.runtime.core.context" in graph["burgee.runtime.execution.table"]
     cycle = _cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or ())
 

@@ -48,8 +48,10 @@ CASES = [
 
 def _argparse(module: ModuleType, path: str, words: list[str]) -> dict[str, Any] | None:
     """What the command's real parser makes of `words`; None for an error or help."""
-    command = module._command(path)
-    parser = module._new_parser(f"{module.PROGRAM.name} {path}", command.description)
+    command = module._command(module.PROGRAM, path)
+    parser = module._new_parser(
+        module.PROGRAM, f"{module.PROGRAM.name} {path}", command.description
+    )
     command.build(parser)
     out = io.StringIO()
     try:
@@ -62,7 +64,7 @@ def _argparse(module: ModuleType, path: str, words: list[str]) -> dict[str, Any]
 
 
 def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     names = sorted(recorder.options)
     values = ["x", "", "-", "-5", "1", "a b", "-x y", "--", "-h", "--help", "=", "true"]
     for argument in [*recorder.options.values(), *recorder.positionals]:
@@ -82,7 +84,9 @@ def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
 def test_quick_reading_agrees_with_argparse(program: str, path: str, data: st.DataObject) -> None:
     module = MODULES[program]
     words = data.draw(_words(module, path))
-    quick = module._quick_parse(module._recorded(module._command(path)), list(words))
+    quick = module._quick_parse(
+        module._recorded(module._command(module.PROGRAM, path)), list(words)
+    )
     if quick is not None:
         assert _argparse(module, path, list(words)) == quick, words
 
@@ -90,7 +94,7 @@ def test_quick_reading_agrees_with_argparse(program: str, path: str, data: st.Da
 def _plain_line(module: ModuleType, path: str) -> list[str]:
     """A valid line: a word for each positional (a choice where there are choices), then
     every option with its value(s) (or the switch on)."""
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     words: list[str] = []
     for argument in recorder.positionals:
         words.append(argument.choices[0] if argument.choices else "word")
@@ -110,11 +114,13 @@ def _plain_line(module: ModuleType, path: str) -> list[str]:
 @pytest.mark.parametrize(("program", "path"), CASES)
 def test_plain_lines_are_read_quickly(program: str, path: str) -> None:
     module = MODULES[program]
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     if not recorder.plain:
         pytest.skip(f"{path} uses an argparse feature the quick reading leaves to argparse")
     words = _plain_line(module, path)
-    quick = module._quick_parse(module._recorded(module._command(path)), list(words))
+    quick = module._quick_parse(
+        module._recorded(module._command(module.PROGRAM, path)), list(words)
+    )
     assert quick is not None, words
     assert quick == _argparse(module, path, list(words))
 
@@ -123,7 +129,9 @@ def test_most_golden_commands_take_the_quick_path() -> None:
     plain = [
         path
         for program, path in CASES
-        if MODULES[program]._recorded(MODULES[program]._command(path)).plain
+        if MODULES[program]
+        ._recorded(MODULES[program]._command(MODULES[program].PROGRAM, path))
+        .plain
     ]
     assert len(plain) >= len(CASES) * 3 // 4, sorted(set(p for _, p in CASES) - set(plain))
 
@@ -132,7 +140,9 @@ def test_a_plain_run_imports_neither_argparse_nor_enum(tmp_path: Any) -> None:
     """The point of it all: a plain, valid line runs without argparse (nor re, nor enum).
     (`-S`: what site-packages import at start-up is not the tool's doing.)"""
     module = MODULES["minimal"]
-    path = next(p for p in module.COMMANDS if module._recorded(module._command(p)).plain)
+    path = next(
+        p for p in module.COMMANDS if module._recorded(module._command(module.PROGRAM, p)).plain
+    )
     words = [*path.split(), *_plain_line(module, path)]
     tool = golden_output(GOLDEN / "minimal")
     proc = subprocess.run(
@@ -171,7 +181,7 @@ def test_a_shadowing_command_reads_its_own_flags(
     words = data.draw(st.lists(word, max_size=8))
     command = path.split()
     try:
-        invocation = module._Invocation([*command, *words])
+        invocation = module._Invocation([*command, *words], module.PROGRAM)
     except module.UsageError:
         return
     before = words[: words.index("--")] if "--" in words else words
@@ -183,6 +193,6 @@ def test_a_shadowing_command_reads_its_own_flags(
             assert spelling in rest, (words, rest)
     assert invocation.json == ("--json" in before), words
     assert invocation.version is False
-    quick = module._quick_parse(module._recorded(module._command(path)), list(rest))
+    quick = module._quick_parse(module._recorded(module._command(module.PROGRAM, path)), list(rest))
     if quick is not None:
         assert _argparse(module, path, list(rest)) == quick, rest

@@ -14,9 +14,10 @@ import pytest
 from burgee.runtime.commandline import argv, argv_parser
 from burgee.runtime.commandline.argv import _find, _Invocation, _read_json_input
 from burgee.runtime.commandline.argv_parser import _new_parser, _unrecognized
-from burgee.runtime.commandline.flags import FLAGS
-from burgee.runtime.execution.errors import UsageError
-from tests.runtime_program import install, program
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.flags import FLAGS
+from burgee.runtime.program import Program
+from tests.runtime_program import program
 
 
 def _usage(args: list[str]) -> UsageError:
@@ -79,15 +80,16 @@ def test_every_flag_is_taken_out_of_argv(name: str) -> None:
 def test_a_value_flag_takes_its_value_after_equals_or_as_the_next_word(flag: Any) -> None:
     value = flag.choices[0] if flag.choices else "n=7" if "=" in flag.metavar else "7"
     partner = [name for name in flag.goes_with if name.startswith("-")][:1]
-    after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"], program(config=True))
-    next_word = _Invocation([*partner, flag.name, value, "add"], program(config=True))
+    made = program(config=True)
+    after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"], made)
+    next_word = _Invocation([*partner, flag.name, value, "add"], made)
     assert after_equals.rest == next_word.rest == ["add"]
     assert vars(after_equals) == vars(next_word)
-    assert vars(next_word) != vars(_Invocation(["add"]))
+    assert vars(next_word) != vars(_Invocation(["add"], made))
 
 
 def test_nothing_given_sets_nothing() -> None:
-    invocation = _Invocation([])
+    invocation = _Invocation([], program())
     assert (invocation.json, invocation.json_input, invocation.debug) == (False, None, False)
     assert (invocation.version, invocation.mcp, invocation.print_config) == (False, False, False)
     assert invocation.timeout is None
@@ -96,7 +98,9 @@ def test_nothing_given_sets_nothing() -> None:
 
 
 def test_values_of_flags_anywhere_before_the_command() -> None:
-    invocation = _Invocation(["--explain=x", "tasks", "--debug", "purge", "--yes", "--timeout=3"])
+    invocation = _Invocation(
+        ["--explain=x", "tasks", "--debug", "purge", "--yes", "--timeout=3"], program()
+    )
     assert invocation.rest == ["tasks", "purge", "--yes"]
     assert invocation.asked == {"--explain": "x"}
     assert invocation.debug is True
@@ -116,14 +120,14 @@ def test_values_of_flags_anywhere_before_the_command() -> None:
     ],
 )
 def test_output_spellings(words: list[str], json: bool) -> None:
-    invocation = _Invocation(["add", *words])
+    invocation = _Invocation(["add", *words], program())
     assert invocation.json is json
     assert invocation.rest == ["add"]
 
 
 def test_output_text_after_json_turns_json_off() -> None:
-    assert _Invocation(["--json", "-o", "text"]).json is False
-    assert _Invocation(["-o", "text", "--json"]).json is True
+    assert _Invocation(["--json", "-o", "text"], program()).json is False
+    assert _Invocation(["-o", "text", "--json"], program()).json is True
 
 
 @pytest.mark.parametrize(
@@ -145,19 +149,19 @@ def test_output_text_after_json_turns_json_off() -> None:
 def test_json_with_and_without_input(
     words: list[str], json_input: str | None, rest: list[str]
 ) -> None:
-    invocation = _Invocation(["add", *words])
+    invocation = _Invocation(["add", *words], program())
     assert invocation.json is True
     assert invocation.json_input == json_input
     assert invocation.rest == rest
 
 
 def test_json_at_the_end_has_no_input() -> None:
-    invocation = _Invocation(["add", "x", "--json"])
+    invocation = _Invocation(["add", "x", "--json"], program())
     assert (invocation.json, invocation.json_input, invocation.rest) == (True, None, ["add", "x"])
 
 
 def test_double_dash_stops_flag_parsing() -> None:
-    invocation = _Invocation(["add", "--", "--debug", "--json", "-ojson", "--timeout=x"])
+    invocation = _Invocation(["add", "--", "--debug", "--json", "-ojson", "--timeout=x"], program())
     assert invocation.debug is False
     assert invocation.json is False
     assert invocation.timeout is None
@@ -165,7 +169,7 @@ def test_double_dash_stops_flag_parsing() -> None:
 
 
 def test_unknown_flags_and_words_pass_through_in_order() -> None:
-    invocation = _Invocation(["add", "--count", "3", "-v", "--no-debug", "-oyaml", "x"])
+    invocation = _Invocation(["add", "--count", "3", "-v", "--no-debug", "-oyaml", "x"], program())
     assert invocation.rest == ["add", "--count", "3", "-v", "--no-debug", "-oyaml", "x"]
     assert invocation.debug is False
 
@@ -207,21 +211,19 @@ def test_bad_timeout(text: str) -> None:
 
 @pytest.mark.parametrize(("text", "seconds"), [("1", 1.0), ("0.25", 0.25), ("1e3", 1000.0)])
 def test_good_timeout(text: str, seconds: float) -> None:
-    assert _Invocation(["--timeout", text]).timeout == seconds
+    assert _Invocation(["--timeout", text], program()).timeout == seconds
 
 
-def _tables(monkeypatch: pytest.MonkeyPatch) -> None:
+def _tables(**facts: Any) -> Program:
     # NOTE: a row of the command table: (handler, summary, shape, inputs, details).
     command = (lambda: None, "s", None, (), (("description", "d"),))
-    install(
-        monkeypatch,
-        program(
-            groups={
-                "": (("add", "Add"), ("tasks", "Tasks")),
-                "tasks": (("purge", ""), ("list", "")),
-            },
-            commands={"add": command, "tasks purge": command, "tasks list": command},
-        ),
+    return program(
+        groups={
+            "": (("add", "Add"), ("tasks", "Tasks")),
+            "tasks": (("purge", ""), ("list", "")),
+        },
+        commands={"add": command, "tasks purge": command, "tasks list": command},
+        **facts,
     )
 
 
@@ -237,11 +239,8 @@ def _tables(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--debug", "add"], ("", ["--debug", "add"])),
     ],
 )
-def test_find_the_command_path(
-    monkeypatch: pytest.MonkeyPatch, tokens: list[str], found: tuple[str, list[str]]
-) -> None:
-    _tables(monkeypatch)
-    assert _find(tokens) == found
+def test_find_the_command_path(tokens: list[str], found: tuple[str, list[str]]) -> None:
+    assert _find(tokens, _tables()) == found
 
 
 @pytest.mark.parametrize(
@@ -253,21 +252,14 @@ def test_find_the_command_path(
         (["tasks", "zzz"], "unknown command 'zzz'", "commands: purge, list"),
     ],
 )
-def test_find_an_unknown_command(
-    monkeypatch: pytest.MonkeyPatch, tokens: list[str], message: str, hint: str
-) -> None:
-    _tables(monkeypatch)
+def test_find_an_unknown_command(tokens: list[str], message: str, hint: str) -> None:
     with pytest.raises(UsageError) as raised:
-        _find(tokens)
+        _find(tokens, _tables())
     assert (raised.value.message, raised.value.hint) == (message, hint)
 
 
-def _with_root(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
-    _tables(monkeypatch)
-    install(
-        monkeypatch,
-        program(aliases={"ls": "add", "tasks rm": "tasks purge"}, root="add", root_mode=mode),
-    )
+def _with_root(mode: str) -> Program:
+    return _tables(aliases={"ls": "add", "tasks rm": "tasks purge"}, root="add", root_mode=mode)
 
 
 @pytest.mark.parametrize(
@@ -288,16 +280,14 @@ def _with_root(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
     ],
 )
 def test_find_aliases_and_the_root_command(
-    monkeypatch: pytest.MonkeyPatch, mode: str, tokens: list[str], found: tuple[str, list[str]]
+    mode: str, tokens: list[str], found: tuple[str, list[str]]
 ) -> None:
-    _with_root(monkeypatch, mode)
-    assert _find(tokens) == found
+    assert _find(tokens, _with_root(mode)) == found
 
 
-def test_an_unknown_command_suggests_an_alias(monkeypatch: pytest.MonkeyPatch) -> None:
-    _with_root(monkeypatch, "flags")
+def test_an_unknown_command_suggests_an_alias() -> None:
     with pytest.raises(UsageError) as raised:
-        _find(["tasks", "rmm"])
+        _find(["tasks", "rmm"], _with_root("flags"))
     assert raised.value.hint == "did you mean 'rm'?"
 
 
@@ -342,7 +332,7 @@ def test_json_input_that_is_not_an_object(text: str) -> None:
 
 
 def test_parser_errors_become_usage_errors() -> None:
-    parser = _new_parser("tool add", "Add a thing.")
+    parser = _new_parser(program(), "tool add", "Add a thing.")
     parser.add_argument("--count", type=int)
     parser.add_argument("name")
     with pytest.raises(UsageError) as raised:
@@ -356,7 +346,7 @@ def test_parser_errors_become_usage_errors() -> None:
 
 
 def test_parser_takes_no_abbreviations_and_sets_no_defaults() -> None:
-    parser = _new_parser("tool add")
+    parser = _new_parser(program(), "tool add")
     parser.add_argument("--count", type=int)
     with pytest.raises(UsageError, match=r"^unrecognized arguments: --cou \(and 1 more\)$"):
         parser.parse_args(["--cou", "1"])
@@ -394,7 +384,7 @@ def test_a_value_flag_does_not_take_another_tool_flag(flag: str) -> None:
 )
 def test_batch_reads_stdin_without_a_file_or_with_a_dash(words: list[str], batch: str) -> None:
     """`--batch -` is stdin, as `--json -` is."""
-    invocation = _Invocation(words)
+    invocation = _Invocation(words, program())
     assert (invocation.batch, invocation.rest) == (batch, [])
 
 
@@ -410,7 +400,7 @@ def test_batch_reads_stdin_without_a_file_or_with_a_dash(words: list[str], batch
 )
 def test_counts_of_tool_wide_flags_say_their_range(words: list[str], message: str) -> None:
     with pytest.raises(UsageError) as refused:
-        _Invocation(words)
+        _Invocation(words, program())
     assert refused.value.message.startswith(message)
 
 
@@ -419,9 +409,9 @@ def test_counts_of_tool_wide_flags_say_their_range(words: list[str], message: st
     [["schema", "--field", "a"], ["--field", "a", "schema"], ["add", "--schema", "--field=a"]],
 )
 def test_field_goes_with_the_schema_command_or_a_describing_flag(words: list[str]) -> None:
-    assert _Invocation(words).asked["--field"] == "a"
+    assert _Invocation(words, program()).asked["--field"] == "a"
     with pytest.raises(UsageError, match="--field goes with schema, --schema or --llms"):
-        _Invocation(["add", "x", "--field", "a"])
+        _Invocation(["add", "x", "--field", "a"], program())
 
 
 def test_an_empty_or_spaced_word_left_over_is_shown_quoted() -> None:
@@ -430,15 +420,15 @@ def test_an_empty_or_spaced_word_left_over_is_shown_quoted() -> None:
 
 def test_json_input_is_given_once() -> None:
     """A second `--json` without input keeps the first input; a second input is an error."""
-    kept = _Invocation(["add", "--json", '{"a": 1}', "--json"])
+    kept = _Invocation(["add", "--json", '{"a": 1}', "--json"], program())
     assert (kept.json_input, kept.rest) == ('{"a": 1}', ["add"])
     with pytest.raises(UsageError, match="--json takes one input"):
-        _Invocation(["add", "--json", '{"a": 1}', "--json={}"])
+        _Invocation(["add", "--json", '{"a": 1}', "--json={}"], program())
 
 
 @pytest.mark.parametrize("number", ["-5", "-.5", "-1e3", "-2.5E-3", "-1.e2"])
 def test_a_negative_number_is_a_value_not_a_flag(number: str) -> None:
-    parser = _new_parser("tool")
+    parser = _new_parser(program(), "tool")
     parser.add_argument("--ratio")
     parser.add_argument("value", nargs="?")
     assert vars(parser.parse_args(["--ratio", number, number])) == {
@@ -456,7 +446,7 @@ def test_only_hidden_words_left_over_say_how_many() -> None:
 
 def test_no_flag_is_suggested_for_the_words_after_a_double_dash() -> None:
     """After `--` every word is a value: `--limit` there is no mistyped flag."""
-    parser = _new_parser("db query")
+    parser = _new_parser(program(), "db query")
     parser.add_argument("sql")
     parser.add_argument("--limit")
     with pytest.raises(UsageError) as after:
@@ -470,11 +460,13 @@ def test_no_flag_is_suggested_for_the_words_after_a_double_dash() -> None:
 def test_each_flag_sets_what_its_table_row_says() -> None:
     """A flag's row is all its reading needs: the attribute it sets exists on the invocation,
     an integer's bounds are given, and what a switch or a value sets is read back as typed."""
-    blank = _Invocation([])
+    blank = _Invocation([], program())
     for flag in FLAGS:
         if flag.dest:
             assert hasattr(blank, flag.dest), flag.name
         if flag.kind == "integer":
             assert flag.bounds[1] > flag.bounds[0], flag.name
-    read = _Invocation(["--max-output", "007", "--timeout", "1.5", "--debug", "-o", "json"])
+    read = _Invocation(
+        ["--max-output", "007", "--timeout", "1.5", "--debug", "-o", "json"], program()
+    )
     assert (read.max_output, read.timeout, read.debug, read.json) == (7, 1.5, True, True)

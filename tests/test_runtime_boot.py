@@ -649,7 +649,7 @@ def test_a_generated_tool_uses_its_cache_and_sees_edits(tmp_path: Path) -> None:
     assert len(list(cache.iterdir())) == 1
     text = tool.read_text(encoding="utf-8")
     patched = text.replace(
-        'sys.stdout.write(f"{PROGRAM.name} {_installed_version()}\\n")',
+        'sys.stdout.write(f"{program.name} {_installed_version(program)}\\n")',
         'sys.stdout.write("patched\\n")',
     )
     assert patched != text

@@ -12,9 +12,10 @@ import pytest
 
 from burgee.runtime.commandline.complete import _builtin, _candidates, _complete
 from burgee.runtime.commandline.shells import _completion_nodes, _completion_script
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _Int, _Str
-from tests.runtime_program import install, program
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.kinds import _Int, _Str
+from burgee.runtime.program import Program
+from tests.runtime_program import program
 
 #: A completion table as `burgee.render.completions.table` writes it: a group `store` with
 #: `pick` (an alias `grab`, an argument completed by a function, a choice, a negatable
@@ -75,28 +76,35 @@ def _slots(path: str) -> tuple[tuple[Any, ...], ...]:
     return ()
 
 
-@pytest.fixture(autouse=True)
-def _program(monkeypatch: pytest.MonkeyPatch) -> None:
+def _tool(**facts: Any) -> Program:
+    """The program the tests complete for: the command table above, with `facts` changed."""
     # NOTE: a row of the command table: (handler, summary, shape, inputs, details).
     command = (lambda: None, "s", None, (), (("description", "d"),))
-    SEEN.clear()
-    install(
-        monkeypatch,
-        program(
-            documents={"completion": json.dumps(TABLE), "skill": "---\nname: tool\n---\n"},
-            groups={"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
-            commands={"store pick": command, "load": command},
-            completion_slots=_slots,
-            complete_values=_candidates,
-        ),
+    return program(
+        documents={"completion": json.dumps(TABLE), "skill": "---\nname: tool\n---\n"},
+        **{
+            "groups": {"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
+            "commands": {"store pick": command, "load": command},
+            "completion_slots": _slots,
+            "complete_values": _candidates,
+            **facts,
+        },
     )
+
+
+TOOL = _tool()
+
+
+@pytest.fixture(autouse=True)
+def _seen() -> None:
+    SEEN.clear()
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish", "pwsh"])
 def test_completion_prints_the_script_of_the_table(
     capsys: pytest.CaptureFixture[str], shell: str
 ) -> None:
-    assert _builtin(["completion", shell]) == 0
+    assert _builtin(["completion", shell], TOOL) == 0
     assert capsys.readouterr().out == _completion_script(shell, "tool", TABLE, config=False)
 
 
@@ -203,7 +211,7 @@ def test_each_shell_renders_the_table(shell: str, lines: list[str]) -> None:
 
 
 def test_completion_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _builtin(["completion", "--help"]) == 0
+    assert _builtin(["completion", "--help"], TOOL) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: tool completion {bash,zsh,fish,pwsh}\n")
     assert "  fish  tool completion fish > ~/.config/fish/completions/tool.fish\n" in out
@@ -221,43 +229,43 @@ def test_completion_refuses(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     with pytest.raises(UsageError) as raised:
-        _builtin(args)
+        _builtin(args, TOOL)
     assert (raised.value.message, raised.value.hint) == (message, "shells: bash, zsh, fish, pwsh")
     assert capsys.readouterr().out == ""
 
 
 def test_skill(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _builtin(["--skill"]) == 0
+    assert _builtin(["--skill"], TOOL) == 0
     assert capsys.readouterr().out == "---\nname: tool\n---\n"
     with pytest.raises(UsageError) as raised:
-        _builtin(["--skill", "extra"])
+        _builtin(["--skill", "extra"], TOOL)
     assert raised.value.message == "--skill takes nothing more, not 'extra'"
 
 
 def test_values_offered_by_a_completer(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _candidates(["store", "pick", "--size", ""]) == [
+    assert _candidates(["store", "pick", "--size", ""], TOOL) == [
         "small",
         "medium",
         "large\tbig and wide",
         "10",
     ]
-    assert _candidates(["store", "pick", "-s", ""])[:2] == ["small", "medium"]
+    assert _candidates(["store", "pick", "-s", ""], TOOL)[:2] == ["small", "medium"]
 
 
 def test_values_start_with_what_was_typed() -> None:
-    assert _candidates(["store", "pick", "--size", "m"]) == ["medium"]
-    assert _candidates(["store", "pick", "--size", "l"]) == ["large\tbig and wide"]
-    assert _candidates(["store", "pick", "--size", "x"]) == []
+    assert _candidates(["store", "pick", "--size", "m"], TOOL) == ["medium"]
+    assert _candidates(["store", "pick", "--size", "l"], TOOL) == ["large\tbig and wide"]
+    assert _candidates(["store", "pick", "--size", "x"], TOOL) == []
 
 
 def test_a_flag_with_equals_completes_its_value() -> None:
-    assert _candidates(["store", "pick", "--size=m"]) == ["medium"]
-    assert _candidates(["store", "pick", "x", "--size=sm"]) == ["small"]
+    assert _candidates(["store", "pick", "--size=m"], TOOL) == ["medium"]
+    assert _candidates(["store", "pick", "x", "--size=sm"], TOOL) == ["small"]
 
 
 def test_a_completers_prints_do_not_reach_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     stdout = sys.stdout
-    assert _candidates(["store", "pick", "--size", "s"]) == ["small"]
+    assert _candidates(["store", "pick", "--size", "s"], TOOL) == ["small"]
     assert sys.stdout is stdout
     assert capsys.readouterr().out == ""
 
@@ -265,7 +273,7 @@ def test_a_completers_prints_do_not_reach_stdout(capsys: pytest.CaptureFixture[s
 def test_the_completer_sees_what_was_typed_before() -> None:
     words = ["--timeout", "5", "store", "pick", "--count", "3", "--fresh", "--tag", "1"]
     words += ["--tag=x", "--size=big", "--unknown", "A"]
-    assert _candidates(words) == ["A1", "A2"]
+    assert _candidates(words, TOOL) == ["A1", "A2"]
     assert SEEN == [
         (
             "A",
@@ -280,84 +288,84 @@ def test_the_completer_sees_what_was_typed_before() -> None:
 
 
 def test_tool_flags_after_the_command_are_not_positionals() -> None:
-    assert _candidates(["store", "pick", "--timeout", "5", ""]) == ["A1", "A2", "B1"]
-    assert _candidates(["store", "pick", "-o", "json", "--field", "x", "A"]) == ["A1", "A2"]
-    assert _candidates(["store", "pick", "--timeout=5", "--debug", "B"]) == ["B1"]
+    assert _candidates(["store", "pick", "--timeout", "5", ""], TOOL) == ["A1", "A2", "B1"]
+    assert _candidates(["store", "pick", "-o", "json", "--field", "x", "A"], TOOL) == ["A1", "A2"]
+    assert _candidates(["store", "pick", "--timeout=5", "--debug", "B"], TOOL) == ["B1"]
     assert [context["positionals"] for _, context in SEEN] == [[], [], []]
     # NOTE: the value of a tool-wide flag is not the argument's.
-    assert _candidates(["store", "pick", "--timeout", ""]) == []
-    assert _candidates(["store", "pick", "--explain", "s"]) == []
+    assert _candidates(["store", "pick", "--timeout", ""], TOOL) == []
+    assert _candidates(["store", "pick", "--explain", "s"], TOOL) == []
     assert len(SEEN) == 3
 
 
 def test_json_input_before_or_after_the_command_is_read_as_argv_reads_it() -> None:
     """`--json '{...}'` takes its object, so the words after it are still the command path;
     a word that is no object is not its value."""
-    assert _candidates(["--json", "{}", "store", "pick", ""]) == ["A1", "A2", "B1"]
-    assert _candidates(["--json", "store", "pick", "A"]) == ["A1", "A2"]
-    assert _candidates(["store", "pick", "--json", "{}", "B"]) == ["B1"]
+    assert _candidates(["--json", "{}", "store", "pick", ""], TOOL) == ["A1", "A2", "B1"]
+    assert _candidates(["--json", "store", "pick", "A"], TOOL) == ["A1", "A2"]
+    assert _candidates(["store", "pick", "--json", "{}", "B"], TOOL) == ["B1"]
     assert [context["positionals"] for _, context in SEEN] == [[], [], []]
-    assert _candidates(["store", "pick", "--json", "{"]) == []  # NOTE: JSON text: nothing
+    assert _candidates(["store", "pick", "--json", "{"], TOOL) == []  # NOTE: JSON text: nothing
 
 
 def test_a_negated_switch_and_positionals_after_double_dash() -> None:
-    assert _candidates(["load", "--no-fresh", "a", "--", "-b", ""]) == ["A1", "A2", "B1"]
+    assert _candidates(["load", "--no-fresh", "a", "--", "-b", ""], TOOL) == ["A1", "A2", "B1"]
     assert SEEN[-1][1] == {
         "path": "load",
         "options": {},
         "positionals": ["a", "-b"],
         "raw": {"files": ["a", "-b"]},
     }
-    _candidates(["store", "pick", "--fresh", "--no-fresh", "--size", "s", ""])
+    _candidates(["store", "pick", "--fresh", "--no-fresh", "--size", "s", ""], TOOL)
     assert SEEN[-1][1]["options"] == {"fresh": False, "size": "s"}
 
 
 def test_nothing_to_offer() -> None:
-    assert _candidates([]) == []
+    assert _candidates([], TOOL) == []
     # NOTE: the one argument is given already; a flag is being typed; an unknown command.
-    assert _candidates(["store", "pick", "A1", ""]) == []
-    assert _candidates(["store", "pick", "--si"]) == []
-    assert _candidates(["nope", ""]) == []
-    assert _candidates(["store", ""]) == []
-    assert _candidates(["store", "pick", "--count", ""]) == []
+    assert _candidates(["store", "pick", "A1", ""], TOOL) == []
+    assert _candidates(["store", "pick", "--si"], TOOL) == []
+    assert _candidates(["nope", ""], TOOL) == []
+    assert _candidates(["store", ""], TOOL) == []
+    assert _candidates(["store", "pick", "--count", ""], TOOL) == []
     assert SEEN == []
 
 
 def test_complete_prints_one_value_a_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _builtin(["__complete", "store", "pick", "--size", "s"]) == 0
+    assert _builtin(["__complete", "store", "pick", "--size", "s"], TOOL) == 0
     assert capsys.readouterr().out == "small\n"
-    assert _complete(["store", "pick", "--size", ""]) == 0
+    assert _complete(["store", "pick", "--size", ""], TOOL) == 0
     assert capsys.readouterr().out == "small\nmedium\nlarge\tbig and wide\n10\n"
 
 
 def test_a_completer_that_raises_offers_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     stdout = sys.stdout
     # NOTE: contained where the completer is called (`_offered`), for MCP's answers too.
-    assert _candidates(["store", "pick", "--color", ""]) == []
+    assert _candidates(["store", "pick", "--color", ""], TOOL) == []
     assert sys.stdout is stdout
-    assert _complete(["store", "pick", "--color", ""]) == 0
+    assert _complete(["store", "pick", "--color", ""], TOOL) == 0
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", "")
 
 
-def test_an_alias_completes_as_the_command_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    install(monkeypatch, program(aliases={"store p": "store pick", "ld": "load"}))
-    assert _candidates(["store", "p", "--size", "m"]) == ["medium"]
-    assert _candidates(["--debug", "ld", "B"]) == ["B1"]
+def test_an_alias_completes_as_the_command_it_names() -> None:
+    made = _tool(aliases={"store p": "store pick", "ld": "load"})
+    assert _candidates(["store", "p", "--size", "m"], made) == ["medium"]
+    assert _candidates(["--debug", "ld", "B"], made) == ["B1"]
     assert SEEN[-1][1]["path"] == "load"
 
 
 @pytest.mark.parametrize("mode", ["words", "alone"])
-def test_the_root_commands_own_words_complete(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+def test_the_root_commands_own_words_complete(mode: str) -> None:
     """Words that name no command are the root command's (ROOT_MODE "words"); a program whose
     only command is its root has no command words at all ("alone")."""
-    install(monkeypatch, program(root="load", root_mode=mode))
-    assert _candidates(["A"]) == ["A1", "A2"]
-    assert _candidates(["--timeout", "5", "x", "B"]) == ["B1"]
+    made = _tool(root="load", root_mode=mode)
+    assert _candidates(["A"], made) == ["A1", "A2"]
+    assert _candidates(["--timeout", "5", "x", "B"], made) == ["B1"]
     assert SEEN[-1][1]["positionals"] == ["x"]
-    assert _candidates(["--timeout", ""]) == []
+    assert _candidates(["--timeout", ""], made) == []
     if mode == "words":
-        assert _candidates(["store", "pick", "--size", "m"]) == ["medium"]
+        assert _candidates(["store", "pick", "--size", "m"], made) == ["medium"]
     else:
-        assert _candidates(["load", "B"]) == ["B1"]
+        assert _candidates(["load", "B"], made) == ["B1"]
         assert SEEN[-1][1]["positionals"] == ["load"]

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.agents.describe import _describe, _part
 from burgee.runtime.answers.output import _PRINTED
 from burgee.runtime.commandline.argv import _Invocation
-from burgee.runtime.execution.errors import UsageError
-from tests.runtime_program import install, program
+from burgee.runtime.commandline.describe import _describe, _part
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.program import replaced
+from tests.runtime_program import program
 
 ADD = {
     "name": "add",
@@ -27,23 +28,19 @@ DOCUMENT = {"clispec": "0.3", "name": "tool", "commands": [ADD, PURGE, LIST, HID
 LLMS = {"tools": [{"name": "add", "description": "Add a thing."}]}
 
 
-@pytest.fixture(autouse=True)
-def _program(monkeypatch: pytest.MonkeyPatch) -> None:
-    # NOTE: a row of the command table: (handler, summary, shape, inputs, details).
-    command = (lambda: None, "s", None, (), (("description", "d"),))
-    install(
-        monkeypatch,
-        program(
-            documents={"schema": json.dumps(DOCUMENT), "llms": json.dumps(LLMS)},
-            name="tool",
-            groups={"": (("add", ""), ("tasks", "")), "tasks": (("purge", ""), ("list", ""))},
-            commands={"add": command, "tasks purge": command, "tasks list": command},
-        ),
-    )
+# NOTE: a row of the command table: (handler, summary, shape, inputs, details).
+_COMMAND = (lambda: None, "s", None, (), (("description", "d"),))
+#: The program described: its documents, and the commands argv names.
+TOOL = program(
+    documents={"schema": json.dumps(DOCUMENT), "llms": json.dumps(LLMS)},
+    name="tool",
+    groups={"": (("add", ""), ("tasks", "")), "tasks": (("purge", ""), ("list", ""))},
+    commands={"add": _COMMAND, "tasks purge": _COMMAND, "tasks list": _COMMAND},
+)
 
 
 def _printed(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    assert _describe(_Invocation(argv)) is _PRINTED
+    assert _describe(_Invocation(argv, TOOL)) is _PRINTED
     out = capsys.readouterr().out
     assert out.endswith("\n")
     assert out.count("\n") == 1, "one line when stdout is not a terminal"
@@ -52,7 +49,7 @@ def _printed(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
 
 def _refused(*argv: str) -> UsageError:
     with pytest.raises(UsageError) as raised:
-        _describe(_Invocation(argv))
+        _describe(_Invocation(argv, TOOL))
     return raised.value
 
 
@@ -122,15 +119,15 @@ def test_schema_of_an_unknown_command() -> None:
 
 def test_config_is_no_flag_of_a_tool_without_one() -> None:
     """A program that reads no config file leaves `--config` to its commands (issue 35)."""
-    invocation = _Invocation(["--config", "x.toml", "add"])
+    invocation = _Invocation(["--config", "x.toml", "add"], TOOL)
     assert (invocation.rest, invocation.config()) == (["--config", "x.toml", "add"], None)
     assert _describe(invocation) is None
-    read = _Invocation(["--config", "x.toml", "add"], program(config=True))
+    read = _Invocation(["--config", "x.toml", "add"], replaced(TOOL, config=True))
     assert (read.rest, read.config()) == (["add"], "x.toml")
 
 
 def test_anything_else_is_not_a_description(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _describe(_Invocation(["add", "x"])) is None
+    assert _describe(_Invocation(["add", "x"], TOOL)) is None
     assert capsys.readouterr().out == ""
 
 
@@ -138,7 +135,7 @@ def test_indented_on_a_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    _describe(_Invocation(["--llms"]))
+    _describe(_Invocation(["--llms"], TOOL))
     assert capsys.readouterr().out == json.dumps(LLMS, indent=2) + "\n"
 
 

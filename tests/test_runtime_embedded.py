@@ -10,9 +10,10 @@ import pytest
 
 from burgee.describe.documents import inputs
 from burgee.render.embedded import pack, unpack
-from burgee.runtime.agents import embedded
+from burgee.runtime.core import embedded
 from burgee.runtime.execution.inputs import _input_schema
-from tests.runtime_program import install, program
+from burgee.runtime.program import Program
+from tests.runtime_program import program
 
 SCHEMA = {
     "commands": [
@@ -27,30 +28,38 @@ SCHEMA = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _program(monkeypatch: pytest.MonkeyPatch) -> None:
-    documents = {"schema": json.dumps(SCHEMA), "inputs": inputs(SCHEMA), "mcp_tools": "[1]"}
-    install(monkeypatch, program(documents=documents))
+def _tool() -> Program:
+    """A program whose documents are read, none of them yet."""
+    return program(
+        documents={"schema": json.dumps(SCHEMA), "inputs": inputs(SCHEMA), "mcp_tools": "[1]"}
+    )
+
+
+def _decoded(tool: Program) -> set[str]:
+    """The documents of `tool` decoded so far."""
+    return {name for made, name in embedded._DOCUMENTS if made is tool}
 
 
 def test_each_document_is_decompressed_alone() -> None:
-    assert embedded._document("mcp_tools") == "[1]"
-    assert set(embedded._DOCUMENTS) == {"mcp_tools"}
-    assert json.loads(embedded._document("schema")) == SCHEMA
-    assert set(embedded._DOCUMENTS) == {"mcp_tools", "schema"}
+    tool = _tool()
+    assert embedded._document("mcp_tools", tool) == "[1]"
+    assert _decoded(tool) == {"mcp_tools"}
+    assert json.loads(embedded._document("schema", tool)) == SCHEMA
+    assert _decoded(tool) == {"mcp_tools", "schema"}
     with pytest.raises(KeyError):
-        embedded._document("nothing")
+        embedded._document("nothing", tool)
 
 
 def test_one_commands_input_is_read_without_the_schema() -> None:
-    schema, secrets = _input_schema("vault peek")
+    tool = _tool()
+    schema, secrets = _input_schema("vault peek", tool)
     assert schema == SCHEMA["commands"][0]["input_schema"]
     assert secrets == {"token"}
     # NOTE: a command whose path begins another's is its own line.
-    assert _input_schema("vault") == ({"type": "object", "properties": {}}, frozenset())
-    assert _input_schema("add") == (None, frozenset())
-    assert _input_schema("missing") == (None, frozenset())
-    assert set(embedded._DOCUMENTS) == {"inputs"}
+    assert _input_schema("vault", tool) == ({"type": "object", "properties": {}}, frozenset())
+    assert _input_schema("add", tool) == (None, frozenset())
+    assert _input_schema("missing", tool) == (None, frozenset())
+    assert _decoded(tool) == {"inputs"}
 
 
 def test_pack_and_unpack_are_inverse() -> None:

@@ -12,9 +12,10 @@ import pytest
 import typer
 
 from burgee.read.frameworks import SURFACE
+from burgee.runtime.core.context import Context
+from burgee.runtime.core.errors import CommandError, UsageError, _Exited
 from burgee.runtime.execution import frameworks
-from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import CommandError, UsageError, _Exited
+from burgee.runtime.program import PROGRAM
 
 
 @pytest.mark.parametrize(
@@ -109,7 +110,7 @@ def test_the_current_context_is_the_running_commands() -> None:
         seen.append(click.get_current_context().params)
         return name
 
-    context = Context("db show", json=True)
+    context = Context("db show", json=True, program=PROGRAM)
     assert frameworks._framework_call(context, handler, [], {"name": "x"}) == "x"
     assert seen == [context, {"name": "x"}]
     assert frameworks._current(silent=True) is None

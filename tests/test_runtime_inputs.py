@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from burgee.describe import documents
 from burgee.runtime.execution import inputs
+from tests.runtime_program import program
 
 SCHEMA = {
     "type": "object",
@@ -33,10 +35,26 @@ SCHEMA = {
 }
 
 
+#: The program of the command `greet`, its input schema in the `inputs` document as gen writes it.
+TOOL = program(
+    documents={
+        "inputs": documents.inputs(
+            {
+                "commands": [
+                    {
+                        "name": "greet",
+                        "args": [{"name": "--token", "secret": True}],
+                        "input_schema": SCHEMA,
+                    }
+                ]
+            }
+        )
+    }
+)
+
+
 @pytest.fixture(autouse=True)
 def _schema(monkeypatch: pytest.MonkeyPatch) -> None:
-    # NOTE: the runtime's own cache of the embedded document, filled as it fills it.
-    monkeypatch.setitem(inputs._INPUT_SCHEMAS, "greet", (SCHEMA, frozenset({"token"})))
     monkeypatch.setattr(inputs, "_PLAIN_PROPERTIES", {})
 
 
@@ -85,7 +103,7 @@ def test_plain_properties_are_known_by_type_alone() -> None:
     ],
 )
 def test_problems(raw: dict[str, Any], expected: dict[str, str]) -> None:
-    assert inputs._input_problems("greet", raw) == expected
+    assert inputs._input_problems("greet", raw, TOOL) == expected
 
 
 JSON = st.recursive(
@@ -99,11 +117,11 @@ JSON = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.sampled_from(sorted(SCHEMA["properties"])), JSON))
 def test_the_shortcut_agrees_with_the_schema_walk(raw: dict[str, Any]) -> None:
-    with_shortcut = inputs._input_problems("greet", raw)
+    with_shortcut = inputs._input_problems("greet", raw, TOOL)
     # NOTE: the same check with no property known by type alone: every value walks the schema.
     inputs._PLAIN_PROPERTIES["greet"] = {}
     try:
-        walked = inputs._input_problems("greet", raw)
+        walked = inputs._input_problems("greet", raw, TOOL)
     finally:
         del inputs._PLAIN_PROPERTIES["greet"]
     assert with_shortcut == walked

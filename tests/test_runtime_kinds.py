@@ -15,11 +15,10 @@ import pytest
 
 from burgee.model.ir import TypeKind
 from burgee.runtime.answers.output import _jsonable
-from burgee.runtime.commandline import wording
-from burgee.runtime.execution import jsonread, kinds
-from burgee.runtime.execution.errors import _Invalid
+from burgee.runtime.core import jsonread, kinds, wording
+from burgee.runtime.core.errors import _Invalid
+from burgee.runtime.core.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
 from burgee.runtime.execution.inputs import _problem
-from burgee.runtime.execution.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
 from burgee.runtime.execution.values import _choice, _matching, _member, _pairs, _tuple, _within
 
 #: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
@@ -243,7 +242,7 @@ def test_an_integer_longer_than_python_reads_says_so() -> None:
 
 
 def test_json_input_refuses_what_json_cannot_give_back() -> None:
-    from burgee.runtime.execution.jsonread import _load_json  # noqa: PLC0415
+    from burgee.runtime.core.jsonread import _load_json  # noqa: PLC0415
 
     assert _load_json('{"a": 1.5, "b": 1e300, "c": -2e-300}') == {
         "a": 1.5,
@@ -261,8 +260,8 @@ def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(te
     """A JSON number is a float (equal to `float(text)`) that, where the float may not give
     its text back, keeps it: a Decimal input reads it digit for digit; a number answer (an MCP
     client's, read as JSON) is a plain float."""
-    from burgee.runtime.execution.fields import _checked  # noqa: PLC0415
-    from burgee.runtime.execution.jsonread import _load_json  # noqa: PLC0415
+    from burgee.runtime.core.fields import _checked  # noqa: PLC0415
+    from burgee.runtime.core.jsonread import _load_json  # noqa: PLC0415
 
     for read in (
         _load_json(f"[{text}]")[0],
@@ -278,7 +277,7 @@ def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(te
 def test_json_input_reads_as_json_does_and_says_where_it_is_wrong() -> None:
     """`_load_json` reads valid text by `_json`'s scanner (no `import json`), and leaves what
     is wrong to json, whose message says where."""
-    from burgee.runtime.execution.jsonread import _load_json  # noqa: PLC0415
+    from burgee.runtime.core.jsonread import _load_json  # noqa: PLC0415
 
     valid = ('{"a": [1, -2.5e-3, "é\\u2028\\ud800", null, true, {}]}', " \r\n[] \t", '"x"', "0")
     for text in valid:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from burgee.runtime.answers.output import _Stdout
-from burgee.runtime.execution import jsonread
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core import jsonread
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.mcpserver.mcp import _MCP_METHODS, _McpServer
 from burgee.runtime.mcpserver.mcp_io import _Codec, _read_line
 from burgee.runtime.mcpserver.mcp_methods import (
@@ -24,7 +24,6 @@ from burgee.runtime.mcpserver.mcp_methods import (
     _mcp_ping,
     _mcp_tools_list,
 )
-from tests.runtime_program import install, program
 
 TRICKY = [
     "plain",
@@ -214,15 +213,14 @@ def test_read_line_ends_the_input_when_stdin_fails(
     error: Exception,
     shown: str,
 ) -> None:
-    install(monkeypatch, program(name="tool"))
-    assert _read_line(_raising(error)) == b""
+    assert _read_line(_raising(error), "tool") == b""
     captured = capsys.readouterr()
     assert captured.err == f"tool: mcp: cannot read stdin ({shown}); stopping\n"
     assert captured.out == ""
 
 
 def test_read_line_returns_the_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _read_line(io.BytesIO(b'{"id": 1}\nrest\n').readline) == b'{"id": 1}\n'
+    assert _read_line(io.BytesIO(b'{"id": 1}\nrest\n').readline, "tool") == b'{"id": 1}\n'
     assert capsys.readouterr().err == ""
 
 

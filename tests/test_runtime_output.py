@@ -26,8 +26,8 @@ from burgee.runtime.answers.output import (
     _text,
     _unjsonable_at,
 )
-from burgee.runtime.execution.context import _SECRETS, Context, _Command
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import _SECRETS, Context, _Command
+from burgee.runtime.core.errors import (
     BUILTIN_ERRORS,
     CommandError,
     UsageError,
@@ -35,11 +35,14 @@ from burgee.runtime.execution.errors import (
     _failure,
     _Internal,
 )
+from burgee.runtime.core.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.execution.execute import _as_error, _execute
-from burgee.runtime.execution.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.values import _Call
-from tests.runtime_program import install, program
+from burgee.runtime.program import PROGRAM
+
+#: The records a result may hold: none (a test of records gives its own).
+RECORDS: dict[str, Any] = {}
 
 
 class Unit(str, enum.Enum):
@@ -132,35 +135,31 @@ def test_nan_and_the_infinities_are_refused_never_null(number: float) -> None:
 
 def test_decimal_text_passes_the_check_that_the_schema_uses() -> None:
     for text in ("1E+2", "100", "-0.5", ".5", "1.", "+3e-7"):
-        assert _conform(_jsonable(decimal.Decimal(text)), _Decimal) is None, text
+        assert _conform(_jsonable(decimal.Decimal(text)), _Decimal, RECORDS) is None, text
     for bad in ("NaN", "Infinity", "1 ", "", "1e", "e5", "--1"):
-        assert _conform(bad, _Decimal) is not None, bad
+        assert _conform(bad, _Decimal, RECORDS) is not None, bad
 
 
-def test_conform_names_the_path_and_what_was_expected(monkeypatch: pytest.MonkeyPatch) -> None:
-    install(
-        monkeypatch,
-        program(
-            records={
-                "Item": ({"name": _Str, "unit": ("in", ("g", "pc", "l"))}, ("name", "unit")),
-            }
-        ),
-    )
+def test_conform_names_the_path_and_what_was_expected() -> None:
+    records = {"Item": ({"name": _Str, "unit": ("in", ("g", "pc", "l"))}, ("name", "unit"))}
     shape = ("list", ("record", "Item"))
-    assert _conform([{"name": "a", "unit": "g"}], shape) is None
+    assert _conform([{"name": "a", "unit": "g"}], shape, records) is None
     assert (
-        _conform([{"name": "a", "unit": "g"}, {"name": "b", "unit": "kg"}], shape)
+        _conform([{"name": "a", "unit": "g"}, {"name": "b", "unit": "kg"}], shape, records)
         == "result[1].unit: expected one of g, pc, l, got 'kg'"
     )
-    assert _conform([{"name": "a"}], shape) == "result[0]: missing field 'unit'"
-    assert _conform([{"name": 1, "unit": "g"}], shape) == "result[0].name: expected a string, got 1"
-    assert _conform({"x": 1}, ("map", _Int)) is None
-    assert _conform({"x": "1"}, ("map", _Int)) == "result.x: expected an integer, got '1'"
-    assert _conform(None, ("null", _Int)) is None
-    assert _conform(True, _Int) == "result: expected an integer, got true"
-    assert _conform(None, _Null) is None
-    assert _conform([1, "x", None], _Any) is None
-    assert _conform(None, _Float) == "result: expected a number, got null"
+    assert _conform([{"name": "a"}], shape, records) == "result[0]: missing field 'unit'"
+    assert (
+        _conform([{"name": 1, "unit": "g"}], shape, records)
+        == "result[0].name: expected a string, got 1"
+    )
+    assert _conform({"x": 1}, ("map", _Int), records) is None
+    assert _conform({"x": "1"}, ("map", _Int), records) == "result.x: expected an integer, got '1'"
+    assert _conform(None, ("null", _Int), records) is None
+    assert _conform(True, _Int, records) == "result: expected an integer, got true"
+    assert _conform(None, _Null, records) is None
+    assert _conform([1, "x", None], _Any, records) is None
+    assert _conform(None, _Float, records) == "result: expected a number, got null"
 
 
 def test_text_shows_enum_values_not_member_names() -> None:
@@ -171,12 +170,9 @@ def test_text_shows_enum_values_not_member_names() -> None:
     assert "Level." not in text
 
 
-def test_action_required_envelope_keeps_status_reason_and_next(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    install(monkeypatch, program(name="kitchen"))
+def test_action_required_envelope_keeps_status_reason_and_next() -> None:
     error = _ActionRequired(
-        "confirm", "really?", [{"command": "purge --yes", "when": "sure"}], True
+        "confirm", "really?", [{"command": "purge --yes", "when": "sure"}], True, "kitchen"
     )
     assert _failure(error) == {
         "ok": False,
@@ -198,7 +194,7 @@ def test_failure_of_a_plain_error_and_an_internal_one() -> None:
         "ok": False,
         "error": {"kind": "busy", "message": "later", "hint": "wait", "retryable": True},
     }
-    internal = _as_error(ZeroDivisionError("division by zero"), debug=False)
+    internal = _as_error(ZeroDivisionError("division by zero"), debug=False, program=PROGRAM)
     assert isinstance(internal, _Internal)
     assert _failure(internal)["error"]["message"] == "ZeroDivisionError: division by zero"
     assert internal.exit_code == 1
@@ -207,7 +203,9 @@ def test_failure_of_a_plain_error_and_an_internal_one() -> None:
 def test_a_bare_command_error_is_internal_in_the_runtime_and_in_burgee_itself() -> None:
     """The authoring class `burgee.CommandError` (what a handler's own tests import) and the
     runtime's say the same: a kind every table documents."""
-    bare = _as_error(CommandError("disk full", hint="free some space"), debug=False)
+    bare = _as_error(
+        CommandError("disk full", hint="free some space"), debug=False, program=PROGRAM
+    )
     assert _failure(bare)["error"] == {
         "kind": "internal",
         "message": "disk full",
@@ -230,14 +228,14 @@ def test_execute_builds_one_envelope_from_flags_and_from_json() -> None:
     command = _command(run, ("list", ("in", ("g", "pc"))), ("count",))
     envelopes = []
     for source, raw in (("flag", {"count": "2"}), ("json", {"count": 2})):
-        call = _Call(raw, source, Context("add", True), _Sources("add"))
+        call = _Call(raw, source, Context("add", True, PROGRAM), _Sources("add", PROGRAM))
         envelopes.append(_execute(command, call))
     assert envelopes[0] == envelopes[1] == {"ok": True, "data": ["g", "g"]}
 
 
 def test_execute_rejects_a_result_that_does_not_match() -> None:
     command = _command(lambda call: {"unit": "kg"}, ("map", ("in", ("g", "pc"))))
-    call = _Call({}, "json", Context("add", True), _Sources("add"))
+    call = _Call({}, "json", Context("add", True, PROGRAM), _Sources("add", PROGRAM))
     with pytest.raises(_Internal, match=r"result\.unit: expected one of g, pc, got 'kg'"):
         _execute(command, call)
 
@@ -248,14 +246,14 @@ def test_execute_says_a_result_is_nested_too_deeply() -> None:
     for _ in range(sys.getrecursionlimit() + 10):
         value = [value]
     command = _command(lambda call: value, ("list", ("list", _Str)))
-    call = _Call({}, "json", Context("add", True), _Sources("add"))
+    call = _Call({}, "json", Context("add", True, PROGRAM), _Sources("add", PROGRAM))
     with pytest.raises(_Internal, match="result: nested too deeply to write as JSON") as raised:
         _execute(command, call)
     assert raised.value.hint is not None and "flatter" in raised.value.hint
 
 
 def test_call_collects_every_problem() -> None:
-    call = _Call({"a": "x", "b": "y"}, "json", Context("c", True), _Sources("c"))
+    call = _Call({"a": "x", "b": "y"}, "json", Context("c", True, PROGRAM), _Sources("c", PROGRAM))
     call.value("a", _Int.convert)
     call.value("b", _Decimal.convert)
     call.value("c", _Str.convert)
@@ -277,14 +275,14 @@ def test_a_plain_list_names_its_first_bad_item(items: list[Any]) -> None:
     """The quick check of a list (or map) of a plain type answers as the walk item by item:
     nothing when every item passes, else the first that does not, by its path."""
     bad = [index for index, item in enumerate(items) if not isinstance(item, str)]
-    problem = _conform(items, ("list", _Str))
+    problem = _conform(items, ("list", _Str), RECORDS)
     if not bad:
         assert problem is None
     else:
         assert problem is not None
         assert problem.startswith(f"result[{bad[0]}]: expected a string")
     as_map = {f"k{index}": item for index, item in enumerate(items)}
-    problem = _conform(as_map, ("map", _Str))
+    problem = _conform(as_map, ("map", _Str), RECORDS)
     if not bad:
         assert problem is None
     else:
@@ -320,14 +318,14 @@ def test_table_columns_line_up_on_a_terminal_with_wide_and_combining_characters(
 
 
 def _no_agent(monkeypatch: pytest.MonkeyPatch) -> None:
-    from burgee.runtime.execution.context import _AGENTS  # noqa: PLC0415
+    from burgee.runtime.core.context import _AGENTS  # noqa: PLC0415
 
     for variable in ("AI_AGENT", *(name for name, _ in _AGENTS)):
         monkeypatch.delenv(variable, raising=False)
 
 
 def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    from burgee.runtime.execution.context import _agent  # noqa: PLC0415
+    from burgee.runtime.core.context import _agent  # noqa: PLC0415
 
     _no_agent(monkeypatch)
     assert _agent() is None
@@ -345,7 +343,7 @@ def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyP
 def test_ci_and_force_tty_are_switches_read_as_every_other(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from burgee.runtime.execution.context import _interactive  # noqa: PLC0415
+    from burgee.runtime.core.context import _interactive  # noqa: PLC0415
 
     _no_agent(monkeypatch)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)

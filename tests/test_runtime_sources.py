@@ -12,13 +12,15 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.execution import kinds, sources, table, values
-from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _Int, _Str
+from burgee.runtime.core import kinds
+from burgee.runtime.core.context import Context
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.kinds import _Int, _Str
+from burgee.runtime.execution import sources, table, values
 from burgee.runtime.execution.sources import _meta, _Sources
 from burgee.runtime.execution.values import _REQUIRED, _Call
-from tests.runtime_program import install, program
+from burgee.runtime.program import Program
+from tests.runtime_program import program
 
 
 @pytest.fixture
@@ -34,12 +36,18 @@ def project(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.delenv("TOOL_LEVEL", raising=False)
     monkeypatch.delenv("TOOL_TOKEN", raising=False)
     monkeypatch.setattr(sources, "_FILES", {})
-    install(monkeypatch, program(name="tool", config=True))
     return Path(os.getcwd())
 
 
-def _call(raw: dict[str, Any], source: str = "flag", config: str | None = None) -> _Call:
-    return _Call(raw, source, Context("add", source == "json"), _Sources("add", config))
+#: The program the calls are of: it reads a config file (`tool.toml`).
+TOOL = program(name="tool", config=True)
+
+
+def _call(
+    raw: dict[str, Any], source: str = "flag", config: str | None = None, tool: Program = TOOL
+) -> _Call:
+    context = Context("add", source == "json", tool)
+    return _Call(raw, source, context, _Sources("add", tool, config))
 
 
 def _level(call: _Call) -> int:
@@ -97,12 +105,12 @@ def test_config_files_are_read_once_per_process(
 
 
 def test_without_config_only_env_is_read(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
-    install(monkeypatch, program(config=False))
+    tool = program(name="tool", config=False)
     (project / "tool.toml").write_text("level = 3\n")
     (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
-    assert _level(_call({}, config=str(project / "missing.toml"))) == 1
+    assert _level(_call({}, config=str(project / "missing.toml"), tool=tool)) == 1
     monkeypatch.setenv("TOOL_LEVEL", "4")
-    assert _level(_call({})) == 4
+    assert _level(_call({}, tool=tool)) == 4
 
 
 def test_an_argument_reads_no_other_place(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
@@ -120,11 +128,11 @@ def test_the_commands_own_table_beats_the_top_level(project: Path) -> None:
 
 def test_a_nested_command_table(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
     (project / "tool.toml").write_text("level = 3\n[tasks]\nlevel = 5\n[tasks.purge]\nlevel = 6\n")
-    call = _Call({}, "flag", Context("tasks purge", False), _Sources("tasks purge"))
+    call = _Call({}, "flag", Context("tasks purge", False, TOOL), _Sources("tasks purge", TOOL))
     assert _level(call) == 6
     (project / "tool.toml").write_text("level = 3\n[tasks]\nlevel = 5\n")
     _fresh(monkeypatch)
-    call = _Call({}, "flag", Context("tasks purge", False), _Sources("tasks purge"))
+    call = _Call({}, "flag", Context("tasks purge", False, TOOL), _Sources("tasks purge", TOOL))
     assert _level(call) == 5
 
 
@@ -390,8 +398,8 @@ def test_the_quick_pick_agrees_with_the_full_one(
     source, given, default, flag, secret, full = shape
     answers = []
     for config in (False, True):
-        install(monkeypatch, program(name="tool", config=config))
-        call = _call({} if given is _ABSENT else {"level": given}, source)
+        tool = program(name="tool", config=config)
+        call = _call({} if given is _ABSENT else {"level": given}, source, tool=tool)
         call.sources.full = full
         fallback = _REQUIRED if default is _ABSENT else default
         picked = call.sources.pick(call, "level", flag, None, fallback, secret)
@@ -440,14 +448,14 @@ _ROWS: dict[str, tuple[Any, ...]] = {
 def test_config_keys_no_command_reads_are_warned_about_once(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    install(monkeypatch, program(commands=_ROWS))
+    tool = program(name="tool", config=True, commands=_ROWS)
     (project / "tool.toml").write_text(
         "levle = 3\nlevel = 2\ndone-only = false\ntitle = 'x'\n"
         "[add]\nlevel = 7\nmax_items = 1\n[tasks]\nmax-items = 2\nlevel = 1\n"
         "[tasks.purge]\ndone_only = true\n[tasks.nosuch]\nx = 1\n[add.deeper]\ny = 2\n"
     )
-    assert _level(_call({})) == 7
-    assert _level(_call({})) == 7
+    assert _level(_call({}, tool=tool)) == 7
+    assert _level(_call({}, tool=tool)) == 7
     # NOTE: a positional (title) never reads config; a table under a command is no command.
     assert capsys.readouterr().err.splitlines() == [
         f"tool: warning: config tool.toml: no command reads {key}"
@@ -465,9 +473,9 @@ def test_config_keys_no_command_reads_are_warned_about_once(
 def test_a_misspelled_table_gets_a_suggestion_as_a_misspelled_key_does(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    install(monkeypatch, program(commands=_ROWS))
+    tool = program(name="tool", config=True, commands=_ROWS)
     (project / "tool.toml").write_text("[ad]\nlevel = 7\n[tasks.purg]\ndone_only = true\n")
-    assert _level(_call({})) == 1
+    assert _level(_call({}, tool=tool)) == 1
     assert capsys.readouterr().err.splitlines() == [
         "tool: warning: config tool.toml: no command reads 'ad' (did you mean 'add'?)",
         "tool: warning: config tool.toml: no command reads 'tasks.purg' (did you mean 'purge'?)",
@@ -477,9 +485,9 @@ def test_a_misspelled_table_gets_a_suggestion_as_a_misspelled_key_does(
 def test_a_pyproject_table_is_checked_too(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    install(monkeypatch, program(commands=_ROWS))
+    tool = program(name="tool", config=True, commands=_ROWS)
     (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\nlvl = 1\n")
-    assert _level(_call({})) == 2
+    assert _level(_call({}, tool=tool)) == 2
     where = f"pyproject {project / 'pyproject.toml'} [tool.tool]"
     assert capsys.readouterr().err == (
         f"tool: warning: {where}: no command reads 'lvl' (did you mean 'level'?)\n"
@@ -490,9 +498,9 @@ def test_a_pyproject_that_does_not_parse_is_a_warning(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Someone else's pyproject.toml, mid-edit perhaps: the tool still works in that folder."""
-    install(monkeypatch, program(commands=_ROWS))
+    tool = program(name="tool", config=True, commands=_ROWS)
     (project / "pyproject.toml").write_text("[tool.tool\nlevel = 2\n")
-    assert _level(_call({})) == 1
+    assert _level(_call({}, tool=tool)) == 1
     path = project / "pyproject.toml"
     err = capsys.readouterr().err
     assert err.startswith(f"tool: warning: {path}: Expected ']' at the end of a table")
@@ -531,14 +539,14 @@ def test_stray_keys_know_prompts_and_quote_what_toml_quotes(
         (str, "A recipe.", kinds._Any, (("dish", ("--dish",), "_Str", ..., ()),), ()),
         {"_Str": kinds._Str},
     )
-    install(monkeypatch, program(commands=_ROWS, prompts={"recipe": recipe}))
+    tool = program(commands=_ROWS, prompts={"recipe": recipe})
     # NOTE: a prompt's options are read from the top level and from `[prompt.recipe]`.
-    assert sources._stray_keys({"dish": "soup", "prompt": {"recipe": {"dish": "x"}}}) == []
-    assert sources._stray_keys({"prompt": {"recipe": {"dsh": "x"}}}) == [
+    assert sources._stray_keys({"dish": "soup", "prompt": {"recipe": {"dish": "x"}}}, tool) == []
+    assert sources._stray_keys({"prompt": {"recipe": {"dsh": "x"}}}, tool) == [
         "'prompt.recipe.dsh' (did you mean 'dish'?)"
     ]
     # NOTE: `_lookup` never reads a key that holds a space: no command's table is named so.
-    assert sources._stray_keys({"tasks purge": {"done_only": True}, "add title": "x"}) == [
+    assert sources._stray_keys({"tasks purge": {"done_only": True}, "add title": "x"}, tool) == [
         "'\"add title\"'",
         "'\"tasks purge\"' (did you mean 'tasks.purge'?)",
     ]

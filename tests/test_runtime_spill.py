@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from burgee.runtime.answers.spill import _SPILL_REF_DIGITS, _read_spill, _spill
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.start import boot
-from tests.runtime_program import install, program
+
+#: The tool whose outputs are saved (the folder they go in, in a cache directory).
+NAME = "mytool"
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX owners and modes")
 
@@ -47,15 +49,15 @@ def test_another_users_file_under_the_right_name_is_not_served(shared: Path) -> 
     planted.write_text(PLANTED)
     os.chown(planted, 65534, 65534)
     with pytest.raises(UsageError, match="not a file of this user's alone"):
-        _read_spill(_ref(TEXT), directory=str(shared))
+        _read_spill(_ref(TEXT), NAME, directory=str(shared))
 
 
 def test_a_file_others_may_write_is_not_served(shared: Path) -> None:
-    ref = _spill(TEXT, str(shared))
+    ref = _spill(TEXT, NAME, str(shared))
     assert ref is not None
     (shared / f"{ref}.txt").chmod(0o666)
     with pytest.raises(UsageError, match="not a file of this user's alone"):
-        _read_spill(ref, directory=str(shared))
+        _read_spill(ref, NAME, directory=str(shared))
 
 
 def test_a_symlink_under_the_right_name_is_not_followed(shared: Path, tmp_path: Path) -> None:
@@ -64,7 +66,7 @@ def test_a_symlink_under_the_right_name_is_not_followed(shared: Path, tmp_path: 
     mine.chmod(0o600)
     (shared / f"{_ref(TEXT)}.txt").symlink_to(mine)
     with pytest.raises(UsageError, match="symlink"):
-        _read_spill(_ref(TEXT), directory=str(shared))
+        _read_spill(_ref(TEXT), NAME, directory=str(shared))
 
 
 def test_a_fifo_under_the_right_name_does_not_hang(shared: Path) -> None:
@@ -73,7 +75,7 @@ def test_a_fifo_under_the_right_name_does_not_hang(shared: Path) -> None:
 
     def read() -> None:
         try:
-            _read_spill(_ref(TEXT), directory=str(shared))
+            _read_spill(_ref(TEXT), NAME, directory=str(shared))
         except BaseException as error:  # noqa: BLE001 (looked at below)
             caught.append(error)
 
@@ -91,8 +93,8 @@ def test_a_planted_file_is_replaced_when_the_output_is_saved(shared: Path) -> No
     planted = shared / f"{_ref(TEXT)}.txt"
     planted.write_text(PLANTED[: len(TEXT)])
     os.chown(planted, 65534, 65534)
-    assert _spill(TEXT, str(shared)) == _ref(TEXT)
-    assert _read_spill(_ref(TEXT), directory=str(shared))["text"] == TEXT
+    assert _spill(TEXT, NAME, str(shared)) == _ref(TEXT)
+    assert _read_spill(_ref(TEXT), NAME, directory=str(shared))["text"] == TEXT
 
 
 def test_a_symlinked_temporary_directory_is_not_saved_in(
@@ -100,7 +102,6 @@ def test_a_symlinked_temporary_directory_is_not_saved_in(
 ) -> None:
     """The code cache's fallback, planted as a symlink to one of this user's own private
     directories: outputs are not saved there (nor read from there)."""
-    install(monkeypatch, program(name="mytool"))
     (tmp_path / "home-is-a-file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-is-a-file"))
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
@@ -108,21 +109,21 @@ def test_a_symlinked_temporary_directory_is_not_saved_in(
     ssh = tmp_path / "ssh"
     ssh.mkdir(mode=0o700)
     Path(boot._temporary_cache()).symlink_to(ssh)
-    assert _spill(TEXT) is None
+    assert _spill(TEXT, NAME) is None
     assert list(ssh.iterdir()) == []
     (ssh / "mytool" / "output").mkdir(parents=True)
     (ssh / "mytool" / "output" / f"{_ref(TEXT)}.txt").write_text(PLANTED)
     with pytest.raises(UsageError, match="no saved output"):
-        _read_spill(_ref(TEXT))
+        _read_spill(_ref(TEXT), NAME)
 
 
 def test_a_damaged_saved_output_is_refused(tmp_path: Path) -> None:
     """A reference is its text's digest: a file changed on disk (a bit flipped, cut short)
     is not served as the tool's output."""
-    ref = _spill(TEXT, str(tmp_path))
+    ref = _spill(TEXT, NAME, str(tmp_path))
     assert ref is not None
     saved = tmp_path / f"{ref}.txt"
     for damaged in (TEXT.replace("full", "fall"), TEXT[:-3]):
         saved.write_text(damaged)
         with pytest.raises(UsageError, match="damaged"):
-            _read_spill(ref, directory=str(tmp_path))
+            _read_spill(ref, NAME, directory=str(tmp_path))

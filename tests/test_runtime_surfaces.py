@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 
 from burgee.runtime.agents.surfaces import _contents, _match, _messages
-from burgee.runtime.execution.errors import UsageError, _Internal
+from burgee.runtime.core.errors import UsageError, _Internal
 from burgee.runtime.mcpserver.mcp_asgi import _asgi_settings
 from burgee.runtime.mcpserver.mcp_endpoint import _Endpoint, _hostname
 from burgee.runtime.mcpserver.mcp_io import _http_address, _McpOptions
-from tests.runtime_program import install, program
+from burgee.runtime.program import PROGRAM
+from tests.runtime_program import program
 
 TEMPLATES: dict[str, Any] = {
     "kitchen://menu": (None, None),
@@ -39,9 +40,8 @@ TEMPLATES: dict[str, Any] = {
         ("other://menu", None),
     ],
 )
-def test_match(monkeypatch: pytest.MonkeyPatch, uri: str, found: object) -> None:
-    install(monkeypatch, program(resources=TEMPLATES))
-    assert _match(uri) == found
+def test_match(uri: str, found: object) -> None:
+    assert _match(uri, program(resources=TEMPLATES)) == found
 
 
 def test_messages() -> None:
@@ -95,7 +95,7 @@ def test_http_address_and_host_header() -> None:
 
 def test_mcp_options(tmp_path: Any) -> None:
     options = _McpOptions(
-        ["--client=vscode", "--env", "A=1", "--env", "B==2", "--cwd", str(tmp_path)], True
+        ["--client=vscode", "--env", "A=1", "--env", "B==2", "--cwd", str(tmp_path)], True, "tool"
     )
     assert (options.client, options.env, options.cwd) == (
         "vscode",
@@ -103,21 +103,21 @@ def test_mcp_options(tmp_path: Any) -> None:
         str(tmp_path),
     )
     with pytest.raises(UsageError, match="--token-env goes with --http"):
-        _McpOptions(["--token-env", "T"], False)
+        _McpOptions(["--token-env", "T"], False, "tool")
     with pytest.raises(UsageError, match="--allow-host goes with --http"):
-        _McpOptions(["--allow-host", "a.example"], False)
+        _McpOptions(["--allow-host", "a.example"], False, "tool")
     options = _McpOptions(
-        ["--http", "0.0.0.0:80", "--allow-host", "A.example", "--allow-host=b"], False
+        ["--http", "0.0.0.0:80", "--allow-host", "A.example", "--allow-host=b"], False, "tool"
     )
     assert options.allow_hosts == ["a.example", "b"]
     with pytest.raises(UsageError, match="go with --print-config"):
-        _McpOptions(["--env", "A=1"], False)
+        _McpOptions(["--env", "A=1"], False, "tool")
 
 
 def test_asgi_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     for name in ("TOKEN", "TOKEN_FILE", "ALLOW_HOST", "ALLOW_ORIGIN", "PATH"):
         monkeypatch.delenv(f"TOOL_MCP_{name}", raising=False)
-    settings = _asgi_settings()
+    settings = _asgi_settings(PROGRAM)
     assert (settings.path, settings.token, settings.origins) == ("/mcp", None, set())
     assert settings.hosts == {"localhost", "127.0.0.1", "::1"}
     (tmp_path / "token").write_text("  t0ken\n")
@@ -125,12 +125,12 @@ def test_asgi_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setenv("TOOL_MCP_ALLOW_HOST", " A.example, *,")
     monkeypatch.setenv("TOOL_MCP_ALLOW_ORIGIN", "https://App.example/")
     monkeypatch.setenv("TOOL_MCP_PATH", "/api/mcp")
-    settings = _asgi_settings()
+    settings = _asgi_settings(PROGRAM)
     assert (settings.path, settings.token) == ("/api/mcp", "t0ken")
     assert settings.hosts == {"localhost", "127.0.0.1", "::1", "a.example", "*"}
     assert settings.origins == {"https://app.example"}
     # NOTE: `*`: any Host passes, and the token is still asked for.
-    endpoint = _Endpoint(settings, False, lambda *args: None, None)
+    endpoint = _Endpoint(settings, False, lambda *args: None, None, PROGRAM)
     headers = {"host": ["anything.example:8443"], "authorization": ["Bearer t0ken"]}
     exchange = endpoint.exchange("POST", "/api/mcp", headers)
     assert exchange.screen() is None
@@ -140,8 +140,8 @@ def test_asgi_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp
     assert answer is not None and answer[0] == 401
     monkeypatch.setenv("TOOL_MCP_TOKEN", "x")
     with pytest.raises(UsageError, match="set one of them"):
-        _asgi_settings()
+        _asgi_settings(PROGRAM)
     monkeypatch.delenv("TOOL_MCP_TOKEN")
     monkeypatch.setenv("TOOL_MCP_PATH", "mcp")
     with pytest.raises(UsageError, match="TOOL_MCP_PATH 'mcp'"):
-        _asgi_settings()
+        _asgi_settings(PROGRAM)

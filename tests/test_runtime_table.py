@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.answers.deliver import _OUTPUT
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _quick_parse, _recorded
+from burgee.runtime.core.context import Context
+from burgee.runtime.core.errors import UsageError, _Explained
+from burgee.runtime.core.kinds import _Bool, _Int, _Str
 from burgee.runtime.execution import table
-from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import UsageError, _Explained
 from burgee.runtime.execution.execute import _await
-from burgee.runtime.execution.kinds import _Bool, _Int, _Str
+from burgee.runtime.execution.quickargs import _BOOL_ACTION, _quick_parse, _recorded
 from burgee.runtime.execution.sources import _Sources
-from burgee.runtime.execution.table import _command, _converter, _from_row
+from burgee.runtime.execution.table import _OUTPUT, _command, _converter, _from_row
 from burgee.runtime.execution.values import _Call, _choice, _items, _member, _pairs, _tuple, _within
-from tests.runtime_program import install, program
+from burgee.runtime.program import Program
+from tests.runtime_program import program
 
 SEEN: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
 
@@ -60,41 +60,46 @@ NAMES: dict[str, Any] = {
 }
 
 
+def _tool() -> Program:
+    """The program of the commands `pick` and `bare`, none of them made yet."""
+    return program(
+        commands={
+            "pick": (_handler, "Pick.", _Str, PICK, (("effects", "idempotent"),)),
+            "bare": (_handler, "Bare.", _Str, (), ()),
+        }
+    )
+
+
+TOOL = _tool()
+
+
 def _call(raw: dict[str, Any], source: str = "flag") -> _Call:
-    return _Call(raw, source, Context("pick", source == "json"), _Sources("pick"))
+    return _Call(raw, source, Context("pick", source == "json", TOOL), _Sources("pick", TOOL))
 
 
 @pytest.fixture(autouse=True)
-def _program(monkeypatch: pytest.MonkeyPatch) -> None:
+def _names(monkeypatch: pytest.MonkeyPatch) -> None:
     SEEN.clear()
     monkeypatch.delenv("TOOL_TOKEN", raising=False)
     for name, value in NAMES.items():
         monkeypatch.setattr(table, name, value, raising=False)
-    install(
-        monkeypatch,
-        program(
-            commands={
-                "pick": (_handler, "Pick.", _Str, PICK, (("effects", "idempotent"),)),
-                "bare": (_handler, "Bare.", _Str, (), ()),
-            }
-        ),
-    )
 
 
 def test_a_command_is_made_from_its_row_once_and_only_when_asked_for() -> None:
-    assert table._MADE == {}
-    command = _command("pick")
+    tool = _tool()
+    assert [path for made, path in table._MADE if made is tool] == []
+    command = _command(tool, "pick")
     assert command is not None
-    assert _command("pick") is command
-    assert list(table._MADE) == ["pick"]
+    assert _command(tool, "pick") is command
+    assert [path for made, path in table._MADE if made is tool] == ["pick"]
     assert (command.summary, command.description, command.effects) == (
         "Pick.",
         "Pick.",
         "idempotent",
     )
     assert command.keys == ("shelf", "count", "tag", "loud", "token")
-    assert _command("nope") is None
-    assert _command("output") is _OUTPUT
+    assert _command(TOOL, "nope") is None
+    assert _command(TOOL, "output") is _OUTPUT
 
 
 def test_the_builder_gives_argparse_the_flags_and_its_own_keywords_only() -> None:
@@ -182,12 +187,12 @@ def test_an_async_handler_runs_through_await_with() -> None:
 
 def test_a_command_without_inputs_or_question_runs_even_when_explaining() -> None:
     # NOTE: as before the table: only a command with inputs (or a question) checks its call.
-    bare = _command("bare")
+    bare = _command(TOOL, "bare")
     assert bare is not None
     call = _call({})
     call.explaining = True
     assert bare.run(call) == "done"
-    pick = _command("pick")
+    pick = _command(TOOL, "pick")
     assert pick is not None
     with pytest.raises(_Explained):
         pick.run(_explaining({"shelf": "a"}))
@@ -253,12 +258,12 @@ def test_the_handlers_waiting_imports_run_once_whichever_thread_asks_first(
         if next(fails):
             raise ImportError("the first try fails")
 
-    install(monkeypatch, program(import_handlers=imports))
+    tool = program(import_handlers=imports)
     monkeypatch.setattr(table, "_IMPORTED", [])
     with pytest.raises(ImportError):
-        table._import_once()
+        table._import_once(tool)
     assert table._IMPORTED == []
-    threads = [threading.Thread(target=table._import_once) for _ in range(8)]
+    threads = [threading.Thread(target=table._import_once, args=(tool,)) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -26,10 +26,13 @@ from burgee.runtime.answers.truncate import (
     _truncate_marker,
     _Truncation,
 )
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _Any, _Int, _Str
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.kinds import _Any, _Int, _Str
 from burgee.runtime.start import boot
-from tests.runtime_program import STAND_IN, install, program
+from tests.runtime_program import program
+
+#: The tool whose outputs are saved (the folder they go in, in a cache directory).
+NAME = "mytool"
 
 REF = "0123456789abcdef"
 
@@ -160,7 +163,7 @@ def _compare(
         assert path not in cuts
 
 
-def _maps(data: Any, shape: Any, found: set[int]) -> None:
+def _maps(data: Any, shape: Any, found: set[int], records: dict[str, Any]) -> None:
     """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
     `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
     lose items and still match the schema; a record may not."""
@@ -168,25 +171,31 @@ def _maps(data: Any, shape: Any, found: set[int]) -> None:
         return
     form, inner = shape[0], shape[1]
     if form == "null":
-        _maps(data, inner, found)
+        _maps(data, inner, found, records)
     elif form == "list" and isinstance(data, list):
         for item in data:
-            _maps(item, inner, found)
+            _maps(item, inner, found, records)
     elif form == "map" and isinstance(data, dict):
         found.add(id(data))
         for item in data.values():
-            _maps(item, inner, found)
+            _maps(item, inner, found, records)
     elif form == "record" and isinstance(data, dict):
         for key, item in data.items():
-            _maps(item, STAND_IN.PROGRAM.records[inner][0].get(key), found)
+            _maps(item, records[inner][0].get(key), found, records)
 
 
-def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -> dict[str, Any]:
-    """Truncate `data` (of the return type `shape`) and check every promise `_truncate`
-    makes; the result."""
+def _check(
+    data: object,
+    limit: int,
+    ref: str | None = REF,
+    shape: Any = None,
+    records: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Truncate `data` (of the return type `shape`, its records' fields in `records`) and check
+    every promise `_truncate` makes; the result."""
     envelope = _envelope(data)
     text = json.dumps(envelope, ensure_ascii=False)
-    result = _truncate(envelope, limit, ref, shape)
+    result = _truncate(envelope, limit, ref, shape, records)
     assert json.dumps(envelope, ensure_ascii=False) == text  # the input is never changed
     if limit <= 0 or _size(data) <= limit:
         assert result is envelope
@@ -202,12 +211,12 @@ def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -
         assert cut["omitted"] > 0
         cuts[cut["path"]] = cut["omitted"]
     maps: set[int] = set()
-    _maps(data, shape, maps)
+    _maps(data, shape, maps, records or {})
     _compare(data, result["data"], "$.data", cuts, ref, maps=frozenset(maps))
     assert not cuts, f"cuts listed but not made: {cuts}"
     if _size(result["data"]) > limit + _markers(data, result, ref):
         # NOTE: the documented exception: nothing smaller can be made, so this is the smallest.
-        assert result["data"] == _truncate(envelope, 1, ref, shape)["data"]
+        assert result["data"] == _truncate(envelope, 1, ref, shape, records)["data"]
     return result
 
 
@@ -510,17 +519,14 @@ def test_a_map_with_too_many_keys_loses_its_middle_entries() -> None:
     assert cut == {"path": "$.data", "omitted": 10_000 - len(shrunk)}
 
 
-def test_maps_inside_lists_and_records_are_cut_and_the_records_keep_their_keys(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_maps_inside_lists_and_records_are_cut_and_the_records_keep_their_keys() -> None:
     tally = ({"name": _Str, "counts": ("map", _Int), "extra": _Any}, ("name",))
-    install(monkeypatch, program(records={"Tally": tally}))
     extra = {f"x{i}": i for i in range(500)}  # NOTE: `Any`: a dict of its own, never a map
     tallies = [
         {"name": f"t{n}", "counts": {f"w{i}": i for i in range(300)}, "extra": extra}
         for n in range(3)
     ]
-    result = _check(tallies, 8000, shape=("list", ("record", "Tally")))
+    result = _check(tallies, 8000, shape=("list", ("record", "Tally")), records={"Tally": tally})
     cuts = {cut["path"] for cut in result["meta"]["truncated"]["cuts"]}
     assert any(path.endswith(".counts") for path in cuts)
     assert not any(path.endswith(".extra") for path in cuts)
@@ -528,19 +534,17 @@ def test_maps_inside_lists_and_records_are_cut_and_the_records_keep_their_keys(
         assert set(tally) == {"name", "counts", "extra"} and tally["extra"] == extra
 
 
-def test_maps_are_known_by_their_type_in_a_long_list_of_records(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_maps_are_known_by_their_type_in_a_long_list_of_records() -> None:
     """An `Optional[dict[str, int]]` field of each of 5,000 records: the maps the cut reaches
     lose entries, the records keep their keys, and `Any` data is never a map."""
     row = ({"id": _Int, "counts": ("null", ("map", _Int)), "extra": _Any}, ("id",))
-    install(monkeypatch, program(records={"Row": row}))
     rows = [
         {"id": i, "counts": {f"w{j}": j for j in range(60)} if i % 2 else None, "extra": {}}
         for i in range(5000)
     ]
     rows[0]["extra"] = {f"x{j}": j for j in range(300)}
-    result = _check(rows, 3000, shape=("null", ("list", ("record", "Row"))))
+    shape = ("null", ("list", ("record", "Row")))
+    result = _check(rows, 3000, shape=shape, records={"Row": row})
     cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
     assert cuts.pop("$.data") > 4900
     assert cuts and all(re.fullmatch(r"\$\.data\[\d+\]\.counts", path) for path in cuts)
@@ -580,14 +584,14 @@ def test_lists_of_maps_keep_the_bound(data: list[dict[str, int]], share: float) 
 
 def test_spill_round_trip_in_pages(tmp_path: Path) -> None:
     text = '{"ok": true, "data": "é\\r\\n"}\r\n' * 50 + "\udcff end"
-    ref = _spill(text, str(tmp_path))
+    ref = _spill(text, NAME, str(tmp_path))
     assert ref is not None
     assert re.fullmatch("[0-9a-f]{16}", ref)
     assert os.listdir(tmp_path) == [f"{ref}.txt"]
     pages = []
     offset: int | None = 0
     while offset is not None:
-        page = _read_spill(ref, offset, 97, str(tmp_path))
+        page = _read_spill(ref, NAME, offset, 97, str(tmp_path))
         assert page["ref"] == ref
         assert page["offset"] == offset
         assert page["length"] == len(text)
@@ -595,35 +599,34 @@ def test_spill_round_trip_in_pages(tmp_path: Path) -> None:
         pages.append(page["text"])
         offset = page["next"]
     assert "".join(pages) == text
-    whole = _read_spill(ref, directory=str(tmp_path))
+    whole = _read_spill(ref, NAME, directory=str(tmp_path))
     assert whole["text"] == text
     assert whole["next"] is None
-    assert _read_spill(ref, len(text) + 5, 10, str(tmp_path))["text"] == ""
+    assert _read_spill(ref, NAME, len(text) + 5, 10, str(tmp_path))["text"] == ""
 
 
 def test_saving_twice_is_idempotent(tmp_path: Path) -> None:
-    first = _spill("same text", str(tmp_path))
-    second = _spill("same text", str(tmp_path))
+    first = _spill("same text", NAME, str(tmp_path))
+    second = _spill("same text", NAME, str(tmp_path))
     assert first == second
     assert first is not None
     assert len(os.listdir(tmp_path)) == 1
-    assert _spill("other text", str(tmp_path)) != first
+    assert _spill("other text", NAME, str(tmp_path)) != first
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 def test_the_default_directory_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    install(monkeypatch, program(name="mytool"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    ref = _spill("secret output")
+    ref = _spill("secret output", NAME)
     assert ref is not None
     folder = tmp_path / "cache" / "mytool" / "output"
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE((folder / f"{ref}.txt").stat().st_mode) == 0o600
-    assert _read_spill(ref)["text"] == "secret output"
+    assert _read_spill(ref, NAME)["text"] == "secret output"
     # NOTE: a relative XDG_CACHE_HOME is ignored, as the XDG spec says.
     monkeypatch.setenv("XDG_CACHE_HOME", "relative")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    first, _ = spill._spill_directories()[0]
+    first, _ = spill._spill_directories(NAME)[0]
     assert first == str(tmp_path / "home" / ".cache" / "mytool" / "output")
 
 
@@ -633,7 +636,6 @@ def test_a_home_that_cannot_be_written_saves_in_the_code_caches_fallback(
 ) -> None:
     """Where the code cache goes too (`boot._cache_directory`): this user's private directory
     in the temporary directory; never one that others may write in."""
-    install(monkeypatch, program(name="mytool"))
     home = tmp_path / "home"
     home.mkdir()
     (home / ".cache").write_text("a file, not a directory")
@@ -641,17 +643,17 @@ def test_a_home_that_cannot_be_written_saves_in_the_code_caches_fallback(
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.delenv("BURGEE_CACHE_DIR", raising=False)
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
-    ref = _spill("the full output")
+    ref = _spill("the full output", NAME)
     assert ref is not None
     saved = Path(boot._temporary_cache()) / "mytool" / "output" / f"{ref}.txt"
     assert saved.read_text() == "the full output"
-    assert _read_spill(ref)["text"] == "the full output"
+    assert _read_spill(ref, NAME)["text"] == "the full output"
     assert Path(boot._cache_directory() or "") == saved.parents[2]
     # NOTE: open to others: someone else could have planted the text an agent reads back.
     os.chmod(boot._temporary_cache(), 0o777)
     with pytest.raises(UsageError, match="no saved output"):
-        _read_spill(ref)
-    assert _spill("more output") is None
+        _read_spill(ref, NAME)
+    assert _spill("more output", NAME) is None
 
 
 def test_old_and_surplus_spill_files_are_pruned(tmp_path: Path) -> None:
@@ -671,7 +673,7 @@ def test_old_and_surplus_spill_files_are_pruned(tmp_path: Path) -> None:
     other = tmp_path / "notes.md"
     other.write_text("not ours")
     os.utime(other, (now - 30 * 86400, now - 30 * 86400))
-    ref = _spill("new", str(tmp_path))
+    ref = _spill("new", NAME, str(tmp_path))
     left = set(os.listdir(tmp_path))
     assert f"{ref}.txt" in left
     assert "notes.md" in left
@@ -686,8 +688,8 @@ def test_old_and_surplus_spill_files_are_pruned(tmp_path: Path) -> None:
 def test_an_unwritable_directory_gives_no_reference(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    assert _spill("text", str(blocker / "output")) is None
-    assert _spill("text", str(blocker)) is None
+    assert _spill("text", NAME, str(blocker / "output")) is None
+    assert _spill("text", NAME, str(blocker)) is None
 
 
 @pytest.mark.parametrize(
@@ -696,7 +698,7 @@ def test_an_unwritable_directory_gives_no_reference(tmp_path: Path) -> None:
 )
 def test_malformed_references_are_refused(ref: str, tmp_path: Path) -> None:
     with pytest.raises(UsageError) as caught:
-        _read_spill(ref, directory=str(tmp_path))
+        _read_spill(ref, NAME, directory=str(tmp_path))
     assert "not a saved-output reference" in caught.value.message
     assert "hexadecimal" in (caught.value.hint or "")
 
@@ -705,12 +707,12 @@ def test_unknown_references_are_usage_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(UsageError, match="expired or was never saved") as elsewhere:
-        _read_spill(REF, directory=str(tmp_path))
+        _read_spill(REF, NAME, directory=str(tmp_path))
     assert "--spill-dir" not in str(elsewhere.value.hint)
     # NOTE: looked for in the default place: it may have been saved with --spill-dir.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     with pytest.raises(UsageError) as default:
-        _read_spill(REF)
+        _read_spill(REF, NAME)
     assert str(default.value.hint).endswith("saved with --spill-dir? give it again")
 
 
@@ -718,13 +720,13 @@ def test_unknown_references_are_usage_errors(
 @given(st.text(), st.integers(1, 40))
 def test_pages_concatenate_to_the_saved_text(text: str, size: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        ref = _spill(text, folder)
+        ref = _spill(text, NAME, folder)
         assert ref is not None
-        assert _spill(text, folder) == ref
+        assert _spill(text, NAME, folder) == ref
         pages = []
         offset: int | None = 0
         while offset is not None:
-            page = _read_spill(ref, offset, size, folder)
+            page = _read_spill(ref, NAME, offset, size, folder)
             pages.append(page["text"])
             offset = page["next"]
         assert "".join(pages) == text
@@ -761,10 +763,10 @@ def test_an_agents_long_answer_is_neutralised_saved_whole_and_cut(
     tokens is left out only when that text has none."""
     data = [{"id": i, "text": f"line {i} {token}"} for i in range(2000)]
     envelope = _envelope(data)
-    delivered = _deliver(envelope, None, agent=True, limit=2000, spill_dir=str(tmp_path))
+    delivered = _deliver(envelope, None, program(), agent=True, limit=2000, spill_dir=str(tmp_path))
     cut = delivered["meta"]["truncated"]
     assert 2 < len(delivered["data"]) < 2000 and _size(delivered["data"]) <= 2000
     assert "<|im_start|>" not in json.dumps(delivered, ensure_ascii=False)
-    saved = _read_spill(cut["ref"], directory=str(tmp_path))["text"]
+    saved = _read_spill(cut["ref"], NAME, directory=str(tmp_path))["text"]
     assert "<|im_start|>" not in saved
     assert len(json.loads(saved)["data"]) == 2000

@@ -1,12 +1,13 @@
 """The tool's built-in `output` command, described once for every document that lists it
-(clispec `schema`, `--llms`, MCP `tools/list`); what it does lives in `burgee.runtime.deliver`
-(`_OUTPUT`), whose help texts are read from there."""
+(clispec `schema`, `--llms`, MCP `tools/list`); what it does lives in the runtime
+(`runtime/execution/table._OUTPUT`), whose help texts are read from there."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_INPUTS, _OUTPUT_WORD
+from burgee.runtime.answers.deliver import _OUTPUT_WORD
+from burgee.runtime.execution.table import _OUTPUT, _OUTPUT_INPUTS
 
 NAME = _OUTPUT_WORD
 

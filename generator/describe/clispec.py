@@ -42,9 +42,9 @@ from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.runtime.answers.deliver import _AGENT_LIMIT
 from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
 from burgee.runtime.commandline.argv import _hoisted
-from burgee.runtime.commandline.flags import FLAGS, confirm_flag
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
-from burgee.runtime.execution.kinds import TYPES
+from burgee.runtime.core.errors import BUILTIN_ERRORS
+from burgee.runtime.core.flags import FLAGS, confirm_flag
+from burgee.runtime.core.kinds import TYPES
 from burgee.runtime.execution.sources import _CONFIG_FILES
 
 CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"
@@ -374,7 +374,7 @@ _SCOPES = {
 
 
 def global_args(program: Program) -> list[dict[str, Any]]:
-    """The tool-wide flags (`burgee.runtime.commandline.flags.FLAGS`), as clispec `global_args`."""
+    """The tool-wide flags (`burgee.runtime.core.flags.FLAGS`), as clispec `global_args`."""
     args: list[dict[str, Any]] = []
     for flag in FLAGS:
         if flag.config_only and not program.config:

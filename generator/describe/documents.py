@@ -98,7 +98,7 @@ def embedded(program: Program) -> dict[str, str]:
 def inputs(schema: dict[str, Any]) -> str:
     """One line per command of the clispec document `schema`, `PATH<TAB>JSON`: its input
     schema and the JSON keys of its secret inputs, which a run reads for one command alone
-    (`runtime/agents/embedded._command_input`)."""
+    (`runtime/core/embedded._command_input`)."""
     lines = [""]
     for entry in schema["commands"]:
         secrets = sorted(

@@ -1,5 +1,5 @@
 """The `forms` document: each record a handler asks for with `ctx.form` (`read/forms.py`), its
-fields as the tool asks them (`runtime/execution/fields._form_fields` reads it).
+fields as the tool asks them (`runtime/core/fields._form_fields` reads it).
 
 `forms()`, the `forms` document (only in a program whose handlers call `ctx.form`): each form's
 fields as the tool asks them, an Enum member's title from its name (`title()`);

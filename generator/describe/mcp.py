@@ -90,7 +90,7 @@ def mcp_view(program: Program) -> McpView:
     if problems:
         raise GenerationError(problems)
     if builtins.NAME not in seen:
-        # NOTE: the built-in that pages back a cut answer (`burgee.runtime.deliver._OUTPUT`).
+        # NOTE: the built-in that pages back a cut answer (`runtime/execution/table._OUTPUT`).
         tools.append(builtins.mcp_tool())
         names.append(f"    {py(builtins.NAME)}: ({py(builtins.NAME)}, False),")
     # NOTE: one encoding of the whole list (one per tool was a tenth of a large program's render).

@@ -28,7 +28,7 @@ from burgee.model.ir import FIELD_KEYWORDS, Command, Param, Program, Record, Typ
 from burgee.model.kinds import MEDIA, python_type
 from burgee.runtime.answers.deliver import _QUARANTINED
 from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
-from burgee.runtime.execution.kinds import TYPES, _Decimal
+from burgee.runtime.core.kinds import TYPES, _Decimal
 from burgee.runtime.execution.values import _apart_text, _question_lines
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -23,7 +23,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 
 Effects = Literal[
     "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
@@ -33,7 +33,7 @@ Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 TRUSTS: tuple[str, ...] = get_args(Trust)
 Scalar = str | int | float | bool | None
 
-#: The leaf kinds are the names of `TYPES` (`burgee.runtime.execution.kinds`; a test holds the
+#: The leaf kinds are the names of `TYPES` (`burgee.runtime.core.kinds`; a test holds the
 #: two together), the others are built from them.
 TypeKind = Literal[
     "str",

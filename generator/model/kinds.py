@@ -1,4 +1,4 @@
-"""The generator's view of the runtime's type table (`burgee.runtime.execution.kinds.TYPES`).
+"""The generator's view of the runtime's type table (`burgee.runtime.core.kinds.TYPES`).
 
 Each supported type is described once, by its runtime class; here that table is read the way
 the reader and the schema builder need it: annotation spellings → kinds, and each kind's
@@ -18,7 +18,7 @@ import importlib
 from typing import Any, cast
 
 from burgee.model.ir import Param, TypeKind, TypeRef
-from burgee.runtime.execution.kinds import TYPES
+from burgee.runtime.core.kinds import TYPES
 
 #: Kinds the reader resolves by other means: `Any` is a typing special form, `None` a literal.
 _SPECIAL = ("any", "none")

@@ -3,7 +3,7 @@
 The flags (`RESERVED_WITHOUT_CONFIG` those of a program that reads no config file;
 `SHADOWABLE_FLAGS`, those an `Option(shadows=True)` may take over), command names and
 module-level names the generated tool keeps for itself, all read from the runtime
-(`runtime/commandline/flags.py`, `runtime/commandline/shells.py` `_TOOL_WORDS`,
+(`runtime/core/flags.py`, `runtime/commandline/shells.py` `_TOOL_WORDS`,
 `runtime/catalog.py`); `RESERVED_WHEN`: `prompt`/`resource`, reserved only in a program that has
 prompts/resources. `FREE_NAMES`: `Image`, `Audio` and `EmbeddedResource`, runtime classes the
 runtime never names, which a handlers file may define for itself (they are joined only where the
@@ -13,8 +13,8 @@ file takes them from burgee, `Program.kept`).
 from __future__ import annotations
 
 from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
-from burgee.runtime.commandline.flags import confirm_flags, reserved_flags, shadowable_flags
 from burgee.runtime.commandline.shells import _TOOL_WORDS
+from burgee.runtime.core.flags import confirm_flags, reserved_flags, shadowable_flags
 from burgee.runtime.program import TABLES
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.

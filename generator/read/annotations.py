@@ -15,7 +15,7 @@ from typing import Literal
 
 from burgee.model.ir import Scalar, TypeKind, TypeRef
 from burgee.model.kinds import MEDIA, SPELLINGS, has_media
-from burgee.runtime.execution.kinds import TYPES
+from burgee.runtime.core.kinds import TYPES
 
 Use = Literal["param", "return", "field"]
 

@@ -34,8 +34,9 @@ from burgee.read.naming import NameChecks
 from burgee.read.reader import Reader
 from burgee.read.source import nested_imports, statements_naming, statements_with
 from burgee.read.source import tree as parsed
-from burgee.runtime.execution.context import Context, _answer_name
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.context import Context, _answer_name
+from burgee.runtime.core.errors import BUILTIN_ERRORS
+from burgee.runtime.program import PROGRAM
 
 
 class Checks(NameChecks):
@@ -338,7 +339,7 @@ def with_stdin(commands: tuple[Command, ...], source: str) -> tuple[Command, ...
 def _context_names() -> frozenset[str]:
     """What a handler's Context has: the runtime class's attributes, and those its `__init__`
     sets (read from a real one, so this never lags behind the class)."""
-    return frozenset(dir(Context)) | frozenset(vars(Context("", json=False)))
+    return frozenset(dir(Context)) | frozenset(vars(Context("", json=False, program=PROGRAM)))
 
 
 #: The Context methods that ask a question.

@@ -11,7 +11,7 @@ from burgee.model.ir import ErrorDecl, OutcomeDecl, Scalar
 from burgee.read import docstrings
 from burgee.read.annotations import MODEL_BASES, NotLiteral, literal_value
 from burgee.read.checks import Checks
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
 

@@ -1,6 +1,6 @@
 """`ctx.form(message, Form, legacy_titles=[...])`: the dataclasses and TypedDicts a handler asks
 for as a form, checked where gen can see them (the tool asks with what `forms()` says of each:
-`describe/forms.py`'s document, read by `runtime/execution/fields._form_fields`).
+`describe/forms.py`'s document, read by `runtime/core/fields._form_fields`).
 
 `read_form()`, each `ctx.form(message, Form, legacy_titles=...)` call a handler makes
 (`check_context_uses` finds them): `Form` a record of the file whose every field is `str`,

@@ -54,7 +54,7 @@ from burgee.read.reader import is_none
 from burgee.read.runtime_use import start_notes, typing_notes
 from burgee.read.source import check, longest_line, marker_lines, statements_naming
 from burgee.read.strip import strip
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 
 _REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*([;<>=!~@ (].*)?$")
 _SHORT = re.compile(r"^-[A-Za-z0-9]$")

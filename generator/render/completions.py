@@ -31,7 +31,7 @@ from burgee.model.literals import py
 from burgee.render.converters import converter
 from burgee.runtime.catalog import code_tree
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script, _help_line
-from burgee.runtime.commandline.wording import _choice_text
+from burgee.runtime.core.wording import _choice_text
 
 SHELLS: tuple[str, ...] = _SHELLS
 

@@ -1,6 +1,6 @@
 """What the runtime uses for each type: its converter and its result shape, as Python source.
 
-Both come from the runtime's type table (`burgee.runtime.execution.kinds.TYPES`): the generated code
+Both come from the runtime's type table (`burgee.runtime.core.kinds.TYPES`): the generated code
 names the type's class (`_Int.convert`, `_Int`), so a tool carries only the classes it uses.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from burgee.model.ir import TypeRef
 from burgee.model.literals import call, py
-from burgee.runtime.execution.kinds import TYPES, _Any
+from burgee.runtime.core.kinds import TYPES, _Any
 
 #: Kinds that are not leaves of the type table but read like one.
 _ALIASES = {"dict": _Any}

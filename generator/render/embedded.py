@@ -1,5 +1,5 @@
 """`_DATA`: the tool's documents as one literal, each compressed on its own (read by
-`runtime/agents/embedded.py`).
+`runtime/core/embedded.py`).
 
 zlib's output may differ between zlib builds for the same input, so nothing compares `_DATA`
 byte for byte: `normalized()` puts the decoded documents in its place, one key per line, for
@@ -22,7 +22,7 @@ import zlib
 
 from burgee.runtime.program import _packed
 
-#: The names `runtime/agents/embedded._document` answers.
+#: The names `runtime/core/embedded._document` answers.
 DOCUMENTS = (
     "schema",
     "llms",
@@ -32,7 +32,7 @@ DOCUMENTS = (
     "inputs",
 )
 #: The documents only a program with prompts or resources has (`runtime/agents/surfaces.py`), and
-#: the forms of one whose handlers call `ctx.form` (`runtime/execution/fields.py`).
+#: the forms of one whose handlers call `ctx.form` (`runtime/core/fields.py`).
 OPTIONAL = ("mcp_prompts", "mcp_resources", "mcp_templates", "forms")
 #: The lists an MCP session starts with (`tools/list`, ...), by document name.
 MCP_LISTS = ("mcp_tools", "mcp_prompts", "mcp_resources", "mcp_templates")

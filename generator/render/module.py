@@ -33,7 +33,7 @@ The generated module, in this order (the default form; `tests/golden/` shows eac
 5. `_tables()` (the tables' section of the string), `_release_interrupts()`, and
    `if __name__ == "__main__": sys.exit(main())`;
 6. last, the raw string (`render/sections.py`): the runtime's imports and `TYPE_CHECKING`
-   block, `runtime/execution/errors.py` and `runtime/execution/context.py` (what the handlers'
+   block, `runtime/core/errors.py` and `runtime/core/context.py` (what the handlers'
    code subclasses and annotates with), then the rest the program reaches, module by module
    (each begins `# -- module: burgee.runtime.NAME`), sections run on first use between
    `# ---- burgee: loaded on first use: NAME ----` lines, and last the `tables` section:
@@ -87,9 +87,9 @@ from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
 from burgee.render.tables import aliases, groups, shadows
 from burgee.runtime.catalog import code_names, generated_names
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
-from burgee.runtime.commandline.wording import _characters, _choice_text, _number
-from burgee.runtime.execution.context import _Command
+from burgee.runtime.core.context import _Command
+from burgee.runtime.core.wording import _characters, _choice_text, _number
+from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
 from burgee.runtime.program import TABLES
 
 

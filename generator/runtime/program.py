@@ -3,9 +3,12 @@
 
 A generated file writes its tables as plain code and then builds the one value the runtime
 reads, `PROGRAM = Program(name=..., commands=COMMANDS, ...)`, after its handlers' code and
-tables (nothing the runtime runs while it is defined reads it). `PROGRAM` below is a stand-in,
-the program of no commands, so the runtime modules import, type-check and run in tests
-(`tests/runtime_program.py` builds others); the joiner keeps only the class.
+tables (nothing the runtime runs while it is defined reads it). Only where a run starts is it
+read from the module (`cli.main`, and `invoke` through it; `mcp_asgi.asgi`): from there it is
+a parameter, carried by what a run makes (`_Invocation.program`, `Context._program`, an MCP
+server's `program`), as Click passes its `Context` (tests/test_runtime_shape.py checks it).
+`PROGRAM` below is a stand-in, the program of no commands, which tests start from
+(`tests/runtime_program.py` builds others and passes them); the joiner keeps only the class.
 
 It imports no other runtime module: the values it holds are typed `Any` or as callables.
 
@@ -151,9 +154,9 @@ class Program:
     #: Each input of a command with `complete=`: path -> (name, flags, mode, convert, fn, arity);
     #: None in a tool that has no such input.
     completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
-    #: The values `complete=` functions offer for the last of the words (`complete._candidates`
-    #: in a tool that has such options; none in one that has not).
-    complete_values: Callable[[list[str]], list[str]]
+    #: The values `complete=` functions offer for the last of the words, in this program
+    #: (`complete._candidates` in a tool that has such options; none in one that has not).
+    complete_values: Callable[[list[str], Program], list[str]]
 
     def __init__(
         self,
@@ -191,7 +194,7 @@ class Program:
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
-        complete_values: Callable[[list[str]], list[str]],
+        complete_values: Callable[[list[str], Program], list[str]],
     ) -> None:
         facts = locals()
         for fact in Program.__slots__:
@@ -254,12 +257,12 @@ def replaced(program: Program, **facts: Any) -> Program:
     return Program(**{**{fact: getattr(program, fact) for fact in Program.__slots__}, **facts})
 
 
-def _no_values(words: list[str]) -> list[str]:
+def _no_values(words: list[str], program: Program) -> list[str]:
     return []
 
 
 def _packed(documents: dict[str, str]) -> str:
-    """`_DATA` for `documents` (`burgee gen` writes it; `runtime/agents/embedded._document`
+    """`_DATA` for `documents` (`burgee gen` writes it; `runtime/core/embedded._document`
     reads it): base64 of an index line (`name:size,...`), then each document's zlib stream in
     that order, so a run decompresses only the one it reads."""
     # NOTE: imported here: the joiner keeps a module's imports, and only `Program` is joined.

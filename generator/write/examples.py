@@ -40,10 +40,11 @@ from burgee.render.tables import lookup
 from burgee.runtime.commandline import argv
 from burgee.runtime.commandline.argv import _Invocation
 from burgee.runtime.commandline.argv_parser import _new_parser
-from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.commandline.quickargs import _asks_help, _long, _quick_parse, _Recorder
-from burgee.runtime.execution import kinds, values
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core import kinds
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.flags import HELP_FLAGS
+from burgee.runtime.execution import values
+from burgee.runtime.execution.quickargs import _asks_help, _long, _quick_parse, _Recorder
 from burgee.runtime.execution.sources import _layered
 from burgee.runtime.execution.table import _builder, _converter
 from burgee.runtime.execution.values import _apart, _as_list, _Call
@@ -51,7 +52,7 @@ from burgee.runtime.execution.values import _apart, _as_list, _Call
 if TYPE_CHECKING:
     import argparse
 
-    from burgee.runtime.execution.context import Context
+    from burgee.runtime.core.context import Context
     from burgee.runtime.execution.sources import _Sources
     from burgee.runtime.program import Program as RuntimeProgram
 
@@ -186,7 +187,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
     # NOTE: as the tool reads it: a plainly valid line quickly, anything else by argparse.
     raw = _quick_parse(facts.recorded(program, command), rest)
     if raw is None:
-        raw = _argparse(program, command, rest)
+        raw = _argparse(program, facts, command, rest)
     for param in command.inputs:
         if param.name in raw:
             _convert(param, raw[param.name])
@@ -215,8 +216,10 @@ def _environment(program: Program, command: Command, env: dict[str, str]) -> Ite
             yield param.name
 
 
-def _argparse(program: Program, command: Command, rest: list[str]) -> dict[str, object]:
-    parser = _new_parser(f"{program.name} {command.name}")
+def _argparse(
+    program: Program, facts: _Facts, command: Command, rest: list[str]
+) -> dict[str, object]:
+    parser = _new_parser(facts.tables, f"{program.name} {command.name}")
     _build(program, command)(parser)
     try:
         # NOTE: argparse prints and exits for anything help-like that slipped through.

@@ -1,4 +1,4 @@
-import burgee.runtime.execution.kinds
+import burgee.runtime.core.kinds
 from burgee import command
 from burgee.write.generate import generate
 from burgee.markers import Option as Opt
@@ -7,7 +7,7 @@ from burgee.markers import Option as Opt
 @command(effects="read_only")
 def hello() -> str:
     """Say hello."""
-    return str(generate) + str(Opt) + str(burgee.runtime.execution.kinds)
+    return str(generate) + str(Opt) + str(burgee.runtime.core.kinds)
 
 
 @command(effects="read_only")

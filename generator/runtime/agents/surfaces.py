@@ -18,28 +18,27 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
 from burgee.runtime.answers.deliver import _deliver, _failure_envelope
 from burgee.runtime.answers.output import _PRINTED, _dumps, _jsonable
 from burgee.runtime.commandline.argv import _read_json_input
 from burgee.runtime.commandline.argv_parser import _new_parser
 from burgee.runtime.commandline.complete import _coerce, _offered
-from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.execution.context import _LOG_LEVELS, Context, _Command
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import _LOG_LEVELS, Context, _Command
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import (
     UsageError,
     _command_line,
     _from_ctrl_c,
     _Internal,
     _success,
 )
+from burgee.runtime.core.flags import HELP_FLAGS
+from burgee.runtime.core.kinds import _Any
 from burgee.runtime.execution.execute import _as_error, _debugging, _execute
-from burgee.runtime.execution.kinds import _Any
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.values import _Call
 from burgee.runtime.mcpserver.mcp_io import _arguments, _McpError
 from burgee.runtime.mcpserver.mcp_methods import _MCP_READ_CACHE, _mcp_page
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
 
     from burgee.runtime.commandline.argv import _Invocation
     from burgee.runtime.mcpserver.mcp import _McpServer
+    from burgee.runtime.program import Program
 
     _T = TypeVar("_T")
 
@@ -79,33 +79,34 @@ def _get_prompt(
 ) -> Any:
     """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages; for an
     agent, delivered as a tool's answer is (`_for_agent`)."""
-    command = PROGRAM.prompts[name]
-    call = _Call(arguments, source, context, _Sources(context.command))
+    program = context._program
+    command = program.prompts[name]
+    call = _Call(arguments, source, context, _Sources(context.command, program))
     try:
         data = _execute(command, call)["data"]
     finally:
         context.close()
     if agent:
-        data = _for_agent(data, command)
+        data = _for_agent(data, command, program)
     result: dict[str, Any] = {"messages": _messages(data)}
     if command.summary:
         result["description"] = command.summary
     return result
 
 
-def _for_agent(data: object, command: _Command) -> Any:
+def _for_agent(data: object, command: _Command, program: Program) -> Any:
     """A prompt's or a resource's data as an agent may read it: through `_deliver`, like every
     tool answer (secrets out, control tokens neutralised), never cut: a client asked for this
     prompt or resource as a whole, and its shape has no room for a `meta.truncated`."""
-    return _deliver(_success(data), command, agent=True, limit=0)["data"]
+    return _deliver(_success(data), command, program, agent=True, limit=0)["data"]
 
 
-def _match(uri: str) -> tuple[str, dict[str, str]] | None:
-    """The resource `uri` names, and its placeholders' values: a fixed URI first, then each
-    template in file order (a placeholder's value is not empty and has no `/`)."""
-    if uri in PROGRAM.resources and "{" not in uri:
+def _match(uri: str, program: Program) -> tuple[str, dict[str, str]] | None:
+    """The resource of `program` `uri` names, and its placeholders' values: a fixed URI first, then
+    each template in file order (a placeholder's value is not empty and has no `/`)."""
+    if uri in program.resources and "{" not in uri:
         return uri, {}
-    for template in PROGRAM.resources:
+    for template in program.resources:
         if "{" not in template:
             continue
         values: dict[str, str] = {}
@@ -147,11 +148,12 @@ def _contents(uri: str, mime: str | None, data: object) -> dict[str, Any]:
 def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | None:
     """`resources/read` and `mytool resource URI`: the contents, or None for an unknown URI;
     text and data delivered for an agent as a tool's answer is (`_for_agent`)."""
-    found = _match(uri)
+    program = context._program
+    found = _match(uri, program)
     if found is None:
         return None
     template, values = found
-    mime, command = PROGRAM.resources[template]
+    mime, command = program.resources[template]
     kept: list[object] = []
 
     def run(call: _Call) -> object:
@@ -160,7 +162,7 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
         return None
 
     runner = _Command(command.summary, command.keys, command.build, run, _Any, description="")
-    call = _Call(values, "uri", context, _Sources(context.command))
+    call = _Call(values, "uri", context, _Sources(context.command, program))
     try:
         _execute(runner, call)
     finally:
@@ -172,16 +174,16 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
         except TypeError as error:
             raise _Internal(str(error)) from None
     if agent and not isinstance(data, (bytes, bytearray)):
-        data = _for_agent(data, command)
+        data = _for_agent(data, command, program)
     return {"contents": [_contents(uri, mime, data)]}
 
 
 def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
     """A failed prompt or resource as a JSON-RPC error: bad input is -32602, the rest -32603;
     `data` is the tool's failure envelope."""
-    failure = _as_error(error, server.debug)
+    failure = _as_error(error, server.debug, server.program)
     code = -32602 if isinstance(failure, UsageError) else -32603
-    envelope = _deliver(_failure_envelope(failure, True), None, agent=True)
+    envelope = _deliver(_failure_envelope(failure, True), None, server.program, agent=True)
     return _McpError(code, failure.message, envelope)
 
 
@@ -198,27 +200,27 @@ def _answered(work: Callable[[], _T], server: _McpServer) -> _T:
         raise _mcp_failure(error, server) from None
 
 
-def _unknown_prompt(name: object) -> UsageError:
+def _unknown_prompt(name: object, program: Program) -> UsageError:
     """The error of a prompt the program does not have, on the command line and over MCP."""
-    return UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROGRAM.prompts)}")
+    return UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(program.prompts)}")
 
 
 def _mcp_context(server: _McpServer, path: str) -> Context:
-    context = Context(path, True)
+    context = Context(path, True, server.program)
     context._log = lambda level, message, data: server.log(None, level, message, data)
     return context
 
 
 def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_prompts"))
+    return _mcp_page(server, params, modern, _document("mcp_prompts", server.program))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
     name = params.get("name")
     if not isinstance(name, str):
         raise _McpError(-32602, "Invalid params: name must be a string")
-    if name not in PROGRAM.prompts:
-        raise _mcp_failure(_unknown_prompt(name), server)
+    if name not in server.program.prompts:
+        raise _mcp_failure(_unknown_prompt(name, server.program), server)
     arguments = _arguments(params)
     context = _mcp_context(server, "prompt " + name)
     result = _answered(lambda: _get_prompt(name, arguments, context, "json", True), server)
@@ -229,13 +231,13 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_resources"))
+    return _mcp_page(server, params, modern, _document("mcp_resources", server.program))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_templates"))
+    return _mcp_page(server, params, modern, _document("mcp_templates", server.program))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -260,20 +262,21 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
     """`completion/complete`: the values a prompt's argument or a resource template's
     placeholder may take that start with what is typed: its choices, then what its `complete=`
     function offers (called as TAB calls it, `complete._offered`)."""
+    program = server.program
     ref, argument = params.get("ref"), params.get("argument")
     if not isinstance(ref, dict) or not isinstance(argument, dict):
         raise _McpError(-32602, "Invalid params: ref and argument must be objects")
     kind = ref.get("type")
     if kind == "ref/prompt":
         name = ref.get("name")
-        if name not in PROGRAM.prompts:
+        if name not in program.prompts:
             raise _McpError(-32602, f"Invalid params: unknown prompt {name!r}")
-        key, keys, what = f"prompt {name}", PROGRAM.prompts[name].keys, f"prompt {name!r}"
+        key, keys, what = f"prompt {name}", program.prompts[name].keys, f"prompt {name!r}"
     elif kind == "ref/resource":
         uri = ref.get("uri")
-        if not isinstance(uri, str) or "{" not in uri or uri not in PROGRAM.resources:
+        if not isinstance(uri, str) or "{" not in uri or uri not in program.resources:
             raise _McpError(-32602, f"Invalid params: unknown resource template {uri!r}")
-        key, keys = f"resource {uri}", PROGRAM.resources[uri][1].keys
+        key, keys = f"resource {uri}", program.resources[uri][1].keys
         what = f"resource template {uri!r}"
     else:
         raise _McpError(-32602, "Invalid params: ref.type must be ref/prompt or ref/resource")
@@ -289,7 +292,7 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         for name, text in (given.items() if isinstance(given, dict) else ())
         if name != wanted and name in keys and isinstance(text, str)
     }
-    slots = {slot[0]: slot for slot in PROGRAM.mcp_completions.get(key, ())}
+    slots = {slot[0]: slot for slot in program.mcp_completions.get(key, ())}
     values: list[str] = []
     slot = slots.get(wanted)
     if slot is not None:
@@ -299,7 +302,7 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         context = {"path": key, "options": options, "positionals": [], "raw": raw}
         values = [choice for choice in slot[4] if choice.startswith(partial)]
         if slot[2] is not None:
-            values += [value for value, _ in _offered(slot[2], slot[3], partial, context)]
+            values += [value for value, _ in _offered(slot[2], slot[3], partial, context, program)]
         values = list(dict.fromkeys(values))
     found: dict[str, Any] = {"values": values[:_MCP_MOST_VALUES], "total": len(values)}
     found["hasMore"] = len(values) > _MCP_MOST_VALUES
@@ -320,21 +323,25 @@ def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], moder
 
 def _prompt_cli(invocation: _Invocation) -> object:
     """`mytool prompt`: list the prompts; `mytool prompt NAME [--ARG VALUE ...]`: its messages."""
+    program = invocation.program
     rest = invocation.rest[1:]
     if rest[:1] and rest[0] in HELP_FLAGS:
         return _surface_help(
+            program.name,
             "prompt [-h] [NAME [--ARG VALUE ...]]",
             "List the prompts, or print one's messages (its arguments: prompt NAME --help).",
-            _document("mcp_prompts"),
+            _document("mcp_prompts", program),
         )
     if not rest or rest[0].startswith("-"):
         if rest:
-            raise UsageError(f"unexpected {rest[0]!r}", hint=_command_line("prompt NAME --help"))
-        return _listing(invocation, "prompts", _document("mcp_prompts"))
+            raise UsageError(
+                f"unexpected {rest[0]!r}", hint=_command_line("prompt NAME --help", program.name)
+            )
+        return _listing(invocation, "prompts", _document("mcp_prompts", program))
     name = rest[0]
-    command = PROGRAM.prompts.get(name)
+    command = program.prompts.get(name)
     if command is None:
-        raise _unknown_prompt(name)
+        raise _unknown_prompt(name, program)
     source = "flag"
     if invocation.json_input is not None:
         # NOTE: the arguments as one JSON object, as `prompts/get` takes them.
@@ -344,11 +351,11 @@ def _prompt_cli(invocation: _Invocation) -> object:
             )
         raw, source = _read_json_input(invocation.json_input), "json"
     else:
-        parser = _new_parser(f"{PROGRAM.name} prompt {name}", command.description, "")
+        parser = _new_parser(program, f"{program.name} prompt {name}", command.description, "")
         command.build(parser)
         raw = vars(parser.parse_args(rest[1:]))
-    context = Context("prompt " + name, invocation.json)
-    context._verbose = _debugging(invocation.debug)
+    context = Context("prompt " + name, invocation.json, program)
+    context._verbose = _debugging(invocation.debug, program)
     agent = invocation.json and context.agent is not None
     result = _get_prompt(name, raw, context, source, agent)
     if invocation.json:
@@ -363,26 +370,33 @@ def _prompt_cli(invocation: _Invocation) -> object:
 
 def _resource_cli(invocation: _Invocation) -> object:
     """`mytool resource`: list the resources and templates; `mytool resource URI`: read it."""
+    program = invocation.program
     rest = invocation.rest[1:]
     if rest[:1] and rest[0] in HELP_FLAGS:
         return _surface_help(
+            program.name,
             "resource [-h] [URI]",
             "List the resources and resource templates, or read one by its URI.",
-            _document("mcp_resources"),
-            _document("mcp_templates"),
+            _document("mcp_resources", program),
+            _document("mcp_templates", program),
         )
     if not rest:
         return _listing(
-            invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
+            invocation,
+            "resources",
+            _document("mcp_resources", program),
+            _document("mcp_templates", program),
         )
     if len(rest) > 1 or rest[0].startswith("-"):
-        raise UsageError(f"unexpected {rest[-1]!r}", hint=_command_line("resource URI"))
-    context = Context("resource " + rest[0], invocation.json)
-    context._verbose = _debugging(invocation.debug)
+        raise UsageError(
+            f"unexpected {rest[-1]!r}", hint=_command_line("resource URI", program.name)
+        )
+    context = Context("resource " + rest[0], invocation.json, program)
+    context._verbose = _debugging(invocation.debug, program)
     agent = invocation.json and context.agent is not None
     result = _read_resource(rest[0], context, agent)
     if result is None:
-        listing = _command_line("resource")
+        listing = _command_line("resource", program.name)
         raise UsageError(
             f"no resource at {rest[0]!r}", hint=f"'{listing}' lists the URIs and templates"
         )
@@ -400,9 +414,10 @@ def _resource_cli(invocation: _Invocation) -> object:
     return _PRINTED
 
 
-def _surface_help(usage: str, description: str, *texts: str) -> object:
-    """`prompt --help`, `resource --help`: usage, what it does, and what there is to name."""
-    lines = [f"usage: {PROGRAM.name} {usage}", "", description]
+def _surface_help(name: str, usage: str, description: str, *texts: str) -> object:
+    """`prompt --help`, `resource --help` (of the tool `name`): usage, what it does, and what there
+    is to name."""
+    lines = [f"usage: {name} {usage}", "", description]
     for kind, entries in _entries(texts).items():
         if entries:
             lines += ["", f"{kind.replace('resourceTemplates', 'templates')}:"]

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.deliver import _is_terminal
 from burgee.runtime.answers.media_items import _MEDIA_TOTAL, EmbeddedResource, _Media
 from burgee.runtime.answers.spill import _spill_save, _write_anew
-from burgee.runtime.execution.context import _agent
-from burgee.runtime.execution.errors import UsageError, _AfterRun, _Internal
-from burgee.runtime.execution.kinds import _is_media
+from burgee.runtime.core.context import _agent
+from burgee.runtime.core.errors import UsageError, _AfterRun, _Internal
+from burgee.runtime.core.kinds import _is_media
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -128,7 +128,7 @@ def _bytes_for_terminal(shape: Any, output_file: str | None, stdout: Any) -> Non
         )
 
 
-def _write_media(data: object, output_file: str | None, stdout: Any) -> str | None:
+def _write_media(data: object, output_file: str | None, stdout: Any, name: str) -> str | None:
     """Text mode of a result that holds media: each item's bytes to `output_file` (the second
     and later as `NAME-2.EXT`, ..., each made anew: `spill._write_anew`), or, for a lone item
     and no `--output-file`, to stdout when it is not a terminal; without `--output-file` a
@@ -136,7 +136,7 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     Returns the text left to print (a list's strings and a line per item written; "" when the
     bytes went to stdout), or None when `data` holds no media. Bytes with nowhere to go (a
     terminal, a list's, no `--output-file`) are saved aside where a cut answer's output is
-    (`_aside`): the handler has run, so its answer is kept, not refused."""
+    (`_aside`, among the tool `name`'s): the handler has run, so its answer is kept, not refused."""
     found = list(_media_in(data))
     if not found:
         return None
@@ -153,7 +153,7 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
             return ""
         for index, item in found:
             # NOTE: a text resource is printed as text is
-            written[index] = str(item["text"]) if "text" in item else _aside(item)
+            written[index] = str(item["text"]) if "text" in item else _aside(item, name)
     else:
         import os
 
@@ -178,7 +178,7 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     return "\n".join(written[i] if i in written else str(item) for i, item in enumerate(data))
 
 
-def _aside(item: dict[str, Any]) -> str:
+def _aside(item: dict[str, Any], name: str) -> str:
     """Save a media item's bytes that had nowhere else to go, and say where: with the outputs
     a cut answer saves (`spill._spill_save`: this user's alone, named by their hash, so the
     same bytes are one file, pruned with the rest), its MIME type's extension after the name."""
@@ -186,7 +186,7 @@ def _aside(item: dict[str, Any]) -> str:
 
     data = _media_bytes(item)
     suffix = mimetypes.guess_extension(str(item["mime_type"]).split(";")[0]) or ".bin"
-    path = _spill_save(data, suffix)
+    path = _spill_save(data, suffix, name)
     if path is None:
         raise _Internal(
             f"the answer's bytes ({_media_note(item)}) could not be saved",

@@ -25,11 +25,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.sanitize import _redact_text
-from burgee.runtime.commandline.wording import _JSON_EXPECTED, _expected, _one_of
-from burgee.runtime.execution.context import _SECRETS
-from burgee.runtime.execution.jsonread import _Exact
-from burgee.runtime.execution.kinds import _Type
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.core.context import _SECRETS
+from burgee.runtime.core.jsonread import _Exact
+from burgee.runtime.core.kinds import _Type
+from burgee.runtime.core.wording import _JSON_EXPECTED, _expected, _one_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -126,8 +125,9 @@ def _unjsonable_at(value: object, path: str = "result") -> str:
     return path
 
 
-def _conform(data: object, shape: Any, path: str = "result") -> str | None:
-    """What is wrong with normalised `data` for the declared type `shape`, or None.
+def _conform(data: object, shape: Any, records: dict[str, Any], path: str = "result") -> str | None:
+    """What is wrong with normalised `data` for the declared type `shape` (its records' fields
+    in `records`, the program's), or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
     ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
@@ -138,14 +138,14 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         return None if kind.check(data) else f"{path}: {_expected(kind.expected, data)}"
     form = shape[0]
     if form == "null":
-        return None if data is None else _conform(data, shape[1], path)
+        return None if data is None else _conform(data, shape[1], records, path)
     if form == "in":
         for choice in shape[1]:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
     if form == "union":
-        if any(_conform(data, member, path) is None for member in shape[1]):
+        if any(_conform(data, member, records, path) is None for member in shape[1]):
             return None
         wanted = " or ".join(member.expected for member in shape[1])
         return f"{path}: {_expected(wanted, data)}"
@@ -156,7 +156,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data)):
             return None  # NOTE: a list of a plain type, checked without a path for each item
         for index, item in enumerate(data):
-            problem = _conform(item, item_shape, f"{path}[{index}]")
+            problem = _conform(item, item_shape, records, f"{path}[{index}]")
             if problem:
                 return problem
         return None
@@ -167,11 +167,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data.values())):
             return None
         for key, item in data.items():
-            problem = _conform(item, item_shape, f"{path}.{key}")
+            problem = _conform(item, item_shape, records, f"{path}.{key}")
             if problem:
                 return problem
         return None
-    fields, required = PROGRAM.records[shape[1]]
+    fields, required = records[shape[1]]
     for key in required:
         if key not in data:
             return f"{path}: missing field {key!r}"
@@ -181,7 +181,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             return f"{path}: unexpected field {key!r}"
         if not isinstance(field, tuple) and field.check(item):
             continue  # NOTE: a plain field that passes: no path made for it
-        problem = _conform(item, field, f"{path}.{key}")
+        problem = _conform(item, field, records, f"{path}.{key}")
         if problem:
             return problem
     return None

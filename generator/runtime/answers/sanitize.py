@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.kinds import _is_media
+from burgee.runtime.core.kinds import _is_media
 
 if TYPE_CHECKING:
     from collections.abc import Callable

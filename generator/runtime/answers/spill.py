@@ -19,8 +19,7 @@ import os
 from typing import Any
 
 from burgee.runtime.answers.sanitize import _QUARANTINE_TAG, _quarantine
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.start.boot import _private, _read_owned, _temporary_cache, _user_cache
 
 #: Spill files kept at most, and their age limit in seconds (7 days).
@@ -32,16 +31,17 @@ _SPILL_STALE = 3600
 _SPILL_REF_DIGITS = 16
 
 
-def _spill_directories() -> list[tuple[str, str | None]]:
-    """Where outputs are saved, in order: `<user cache>/<PROGRAM>/output` (`boot._user_cache`),
-    then the same under this user's temporary cache directory, the code cache's fallback (a
-    read-only home); each with the directory that must be this user's alone first, if any."""
+def _spill_directories(name: str) -> list[tuple[str, str | None]]:
+    """Where the outputs of the tool `name` are saved, in order: `<user cache>/<name>/output`
+    (`boot._user_cache`), then the same under this user's temporary cache directory, the code
+    cache's fallback (a read-only home); each with the directory that must be this user's alone
+    first, if any."""
     base = _user_cache()
     found: list[tuple[str, str | None]] = []
     if base is not None:
-        found.append((os.path.join(base, PROGRAM.name, "output"), None))
+        found.append((os.path.join(base, name, "output"), None))
     temporary = _temporary_cache()
-    found.append((os.path.join(temporary, PROGRAM.name, "output"), temporary))
+    found.append((os.path.join(temporary, name, "output"), temporary))
     return found
 
 
@@ -61,11 +61,11 @@ def _spill_is_ref(ref: object) -> bool:
     )
 
 
-def _spill(text: str, directory: str | None = None) -> str | None:
-    """Save `text` (the full output, as written) and return its reference, or None if it could
-    not be saved; never raises.
+def _spill(text: str, name: str, directory: str | None = None) -> str | None:
+    """Save `text` (the full output, as written, of the tool `name`) and return its reference,
+    or None if it could not be saved; never raises.
 
-    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories()`
+    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories(name)`
     where it can be saved, made with mode 0o700), where ref is the first 16 hex digits of the
     SHA-256 of the text: saving the same text again writes nothing and keeps the same
     reference. Written to a temporary file and renamed into place, so a reader never sees half
@@ -74,14 +74,14 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     """
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
-    return _spill_ref(data) if _spill_save(data, ".txt", directory) else None
+    return _spill_ref(data) if _spill_save(data, ".txt", name, directory) else None
 
 
-def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str | None:
+def _spill_save(data: bytes, suffix: str, name: str, directory: str | None = None) -> str | None:
     """Save `data` as `<ref><suffix>` where `_spill` saves (its text; or bytes with nowhere
     else to go, `media._write_media`), pruned with the rest; its path, or None."""
     ref = _spill_ref(data)
-    places = [(directory, None)] if directory is not None else _spill_directories()
+    places = [(directory, None)] if directory is not None else _spill_directories(name)
     for folder, private in places:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
@@ -190,23 +190,27 @@ _PAGE_ROOM = 512
 
 
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
+    ref: str,
+    name: str,
+    offset: int = 0,
+    limit: int = _PAGE,
+    directory: str | None = None,
+    bound: int = 0,
 ) -> dict[str, Any]:
-    """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
-    characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
+    """One page of an output the tool `name` saved: `{"ref", "offset", "length" (of the whole text,
+    in characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
-    answer is within it, JSON escapes included. A usage error for a malformed or unknown
-    reference;
-    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
-    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its answer
+    is within it, JSON escapes included. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its bounds,
+    `table._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    places = [(directory, None)] if directory is not None else _spill_directories()
+    places = [(directory, None)] if directory is not None else _spill_directories(name)
     found = [
         os.path.join(folder, f"{ref}.txt")
         for folder, private in places

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.kinds import _is_media
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.core.kinds import _is_media
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -65,13 +64,19 @@ class _Truncation:
     `dict[str, X]`: a record may not (see `_truncate_form`)."""
 
     def __init__(
-        self, ref: str | None, maps: frozenset[int] = frozenset(), shape: Any = None
+        self,
+        ref: str | None,
+        maps: frozenset[int] = frozenset(),
+        shape: Any = None,
+        records: dict[str, Any] | None = None,
     ) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
         self.maps = maps
-        self.shape = shape if _truncate_has_map(shape) else None
+        #: The program's records, by name: the fields of a `("record", name)` shape.
+        self.records = records or {}
+        self.shape = shape if _truncate_has_map(shape, self.records) else None
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.text_cap = self.item_cap = _TRUNCATE_NONE
@@ -113,7 +118,7 @@ class _Truncation:
         count = len(node)
         if not count:
             return 2
-        shapes = _truncate_inner(shape, "list")
+        shapes = _truncate_inner(shape, "list", self.records)
         if count <= self.item_cap:
             return self.measure_values(node, budget, shapes)
         from itertools import chain, islice
@@ -140,7 +145,9 @@ class _Truncation:
         if size > budget:
             return size
         values = map(node.__getitem__, keys)
-        return size + self.measure_values(values, budget - size, _truncate_fields(shape, keys))
+        return size + self.measure_values(
+            values, budget - size, _truncate_fields(shape, keys, self.records)
+        )
 
     def is_map(self, node: dict[str, Any], shape: Any) -> bool:
         """Whether `node` may lose entries as an array loses items."""
@@ -229,7 +236,7 @@ class _Truncation:
                 head, tail = _truncate_split_items(self.item_cap)
                 positions = [*range(head), *range(count - tail, count)]
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-            shapes = _truncate_inner(shape, "list")
+            shapes = _truncate_inner(shape, "list", self.records)
             kept = [
                 self.build(node[i], f"{path}[{i}]", None if shapes is None else next(shapes))
                 for i in positions
@@ -245,7 +252,7 @@ class _Truncation:
                 self.cuts.append({"path": path, "omitted": len(node) - len(kept_keys)})
                 keys = kept_keys
             quote = self.quote
-            fields = _truncate_fields(shape, keys)
+            fields = _truncate_fields(shape, keys, self.records)
             built = {
                 key: self.build(
                     node[key],
@@ -277,25 +284,27 @@ def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
     return shape if isinstance(shape, tuple) else None
 
 
-def _truncate_inner(shape: Any, form: str) -> Iterator[Any] | None:
+def _truncate_inner(shape: Any, form: str, records: dict[str, Any]) -> Iterator[Any] | None:
     """The types of the items of a list (`form` "list") or of the values of a map, when the
     container is of the type `shape` and they may hold a map; else None."""
     found = _truncate_form(shape)
-    if found is None or found[0] != form or not _truncate_has_map(found[1]):
+    if found is None or found[0] != form or not _truncate_has_map(found[1], records):
         return None
     from itertools import repeat
 
     return repeat(found[1])
 
 
-def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
+def _truncate_fields(
+    shape: Any, keys: Iterable[str], records: dict[str, Any]
+) -> Iterator[Any] | None:
     """The types of the values at `keys` of a dict of the type `shape` (a record's fields, a
     map's values), when one may hold a map; else None."""
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
-        return _truncate_inner(shape, "map")
-    fields = PROGRAM.records[found[1]][0]
-    return map(fields.get, keys) if _truncate_has_map(found) else None
+        return _truncate_inner(shape, "map", records)
+    fields = records[found[1]][0]
+    return map(fields.get, keys) if _truncate_has_map(found, records) else None
 
 
 def _truncate_kept(node: dict[str, Any], head: int, tail: int) -> list[str]:
@@ -350,7 +359,9 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
+def _truncate_has_map(
+    shape: Any, records: dict[str, Any], seen: frozenset[str] = frozenset()
+) -> bool:
     """Whether a return type holds a map anywhere (most hold none: their data is not walked)."""
     if not isinstance(shape, tuple):
         return False
@@ -358,10 +369,10 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     if form == "map":
         return True
     if form in ("null", "list"):
-        return _truncate_has_map(inner, seen)
+        return _truncate_has_map(inner, records, seen)
     if form == "record" and inner not in seen:
-        fields = PROGRAM.records[inner][0].values()
-        return any(_truncate_has_map(field, seen | {inner}) for field in fields)
+        fields = records[inner][0].values()
+        return any(_truncate_has_map(field, records, seen | {inner}) for field in fields)
     return False
 
 
@@ -378,7 +389,11 @@ def _truncate_dicts(data: Any, found: set[int]) -> None:
 
 
 def _truncate(
-    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+    envelope: dict[str, Any],
+    limit: int,
+    ref: str | None,
+    shape: Any = None,
+    records: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
@@ -389,7 +404,8 @@ def _truncate(
     a line ends if one is within a quarter of either piece (and 1,000 characters), with
     `_truncate_marker` in between (followed by a newline when the tail starts a line); long
     arrays keep their first (70%) and last items, at least one of each, with nothing put in
-    their place. With the command's return type `shape`, a map (`dict[str, X]`, which the
+    their place. With the command's return type `shape` (its records' fields in
+    `records`, the program's), a map (`dict[str, X]`, which the
     schema lets have any keys) is cut as an array is: its first (70%) and last entries stay, in
     order. Every other object (a record: a dataclass, a TypedDict, or data of no known type)
     keeps every key, and numbers, booleans and nulls are never changed, so the data still
@@ -425,7 +441,7 @@ def _truncate(
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data", shape=shape)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", shape=shape, records=records)
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -473,10 +489,11 @@ def _shrunk(
     path: str,
     maps: frozenset[int] = frozenset(),
     shape: Any = None,
+    records: dict[str, Any] | None = None,
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` (of the type `shape`) shrunk to `limit` characters of JSON (as `_truncate` does),
     with its cuts (their paths under `path`); None when it fits as it is."""
-    plan = _Truncation(ref, maps, shape)
+    plan = _Truncation(ref, maps, shape, records)
     if plan.fits(data, limit, _TRUNCATE_NONE, _TRUNCATE_NONE):
         return None
     floor = max(_TRUNCATE_TEXT_FLOOR, limit // 16)

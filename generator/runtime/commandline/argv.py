@@ -9,7 +9,7 @@ its name, where it reads them as its own; the tool-wide flags taken out of argv,
 those the named command's options take over, `SHADOWS` (under `""` those of a root command that
 is the program's only one), and none from where the named command's pass-through argument begins
 (`_passing`, `_arguments_at`, the command's recorded arguments); `--config` only where
-`PROGRAM.config` says the program reads a config file; the whole of argv is read before its
+`Program.config` says the program reads a config file; the whole of argv is read before its
 first problem is raised, so the error answers in JSON whichever JSON spelling came later;
 `_unrelated`: a flag without the one it goes with; `config()`), `_find` (the command path, in
 this program or one given: aliases (`ALIASES`), the root command (`ROOT`, `ROOT_MODE`), "did you
@@ -22,7 +22,10 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.commandline.flags import (
+from burgee.runtime.commandline.shells import _TOOL_WORDS
+from burgee.runtime.core.context import _secret
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.flags import (
     BATCH_JOBS,
     FORMATS,
     HELP_FLAGS,
@@ -30,19 +33,15 @@ from burgee.runtime.commandline.flags import (
     _flag,
     confirm_flags,
 )
-from burgee.runtime.commandline.quickargs import _pass_start, _recorded, _Recorder
-from burgee.runtime.commandline.shells import _TOOL_WORDS
-from burgee.runtime.commandline.wording import _expected, _one_of
-from burgee.runtime.execution.context import _secret
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.core.wording import _expected, _one_of
+from burgee.runtime.execution.quickargs import _pass_start, _recorded, _Recorder
 from burgee.runtime.execution.table import _command
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from burgee.runtime.commandline.flags import Flag
+    from burgee.runtime.core.flags import Flag
     from burgee.runtime.program import Program
 
 
@@ -54,7 +53,7 @@ class _Invocation:
     def __init__(
         self,
         argv: Sequence[str],
-        program: Program | None = None,
+        program: Program,
         *,
         strict: bool = True,
         arguments: Callable[[str], _Recorder | None] | None = None,
@@ -62,13 +61,13 @@ class _Invocation:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
-        #: This program, or another (`burgee gen` parses examples with the one it writes).
-        program = program or PROGRAM
+        #: The program the run is of (`burgee gen` parses examples with the one it writes).
+        self.program = program
         table = program.shadows
         reads_config = program.config
         #: The arguments of the command at a path as typed (`_arguments_at`, or another
         #: program's): where a pass-through argument begins, the tool's flags end.
-        lookup = _arguments_at if arguments is None else arguments
+        lookup = arguments or (lambda named: _arguments_at(named, program))
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -219,10 +218,8 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
-def _named(path: str, program: Program | None = None) -> str:
-    """What the words `path` name in the program (this one by default): "command" (an alias's
-    too), "group", or ""."""
-    program = program or PROGRAM
+def _named(path: str, program: Program) -> str:
+    """What the words `path` name in `program`: "command" (an alias's too), "group", or ""."""
     path = program.aliases.get(path, path)
     return "command" if path in program.commands else "group" if path in program.groups else ""
 
@@ -242,7 +239,7 @@ def _hoisted(
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
     `root` command's: the name of the program's, "" for none, from the program being read,
-    which is gen's and not `PROGRAM` when gen checks an example)."""
+    which is gen's when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -293,10 +290,10 @@ def _hoisted(
     return [*kept, *tokens[index:]]
 
 
-def _arguments_at(named: str) -> _Recorder | None:
-    """The arguments of the command (or alias) at the path `named`, as typed."""
-    path = PROGRAM.aliases.get(named, named)
-    command = _command(path) if path in PROGRAM.commands else None
+def _arguments_at(named: str, program: Program) -> _Recorder | None:
+    """The arguments of the command (or alias) of `program` at the path `named`, as typed."""
+    path = program.aliases.get(named, named)
+    command = _command(program, path) if path in program.commands else None
     return _recorded(command) if command is not None else None
 
 
@@ -336,14 +333,14 @@ def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
     return None
 
 
-def _keep_argv_secrets(argv: Sequence[str]) -> None:
+def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
     """Before a usage error is written: every value argv gives an option that is secret in
     any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
     (an option given before its command, the words after a command `--schema` does not know,
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
     takes: dict[str, tuple[str, int]] = {}
-    for row in PROGRAM.commands.values():
+    for row in program.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
@@ -370,12 +367,11 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
                 _secret(text, name)
 
 
-def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[str]]:
+def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
     """The longest command or group path at the start of `tokens` (an alias read as the
-    command it names), and what follows it; the root command when argv names none. In this
-    program, or another (`burgee gen` finds the commands of examples with the one it writes).
+    command it names), and what follows it; the root command when argv names none. In
+    `program` (`burgee gen` finds the commands of examples with the one it writes).
     """
-    program = program or PROGRAM
     if program.root_mode == "alone":
         # NOTE: the program's only command is its root: there is no subcommand level.
         return program.root, tokens

@@ -25,8 +25,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.commandline.flags import NO_CONFIRM, _either, confirm_flags, flags_at
-from burgee.runtime.commandline.quickargs import (
+from burgee.runtime.core.errors import UsageError, _run_hint
+from burgee.runtime.core.flags import NO_CONFIRM, _either, confirm_flags, flags_at
+from burgee.runtime.core.wording import _SECRET_SAYS, _expected, _one_of
+from burgee.runtime.execution.quickargs import (
     _BOOL_ACTION,
     _HIDDEN,
     _PASS,
@@ -34,14 +36,13 @@ from burgee.runtime.commandline.quickargs import (
     _pass_start,
     _Recorder,
 )
-from burgee.runtime.commandline.wording import _SECRET_SAYS, _expected, _one_of
-from burgee.runtime.execution.errors import UsageError, _run_hint
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
     from typing import NoReturn
+
+    from burgee.runtime.program import Program
 
 
 def _terminal_width() -> int:
@@ -81,6 +82,7 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
+    program: Program,
     prog: str,
     description: str = "",
     epilog: str = "",
@@ -88,7 +90,8 @@ def _new_parser(
     secret: bool = False,
     confirm: bool = False,
 ) -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
+    """An ArgumentParser (of a command of `program`, or its tool-wide flags: `prog`) whose
+    errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
     value it was given for (a word typed without its flag may be the secret); `confirm`: it
     asks first, so `--yes` is one of the flags an unknown one may have meant."""
@@ -146,7 +149,9 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
+                hint = _closest_flag(
+                    extras[: len(extras) - ending], shown, program, confirm=confirm
+                )
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -187,8 +192,8 @@ def _new_parser(
             raise UsageError(message, hint=self._for_usage())
 
         def _for_usage(self) -> str:
-            words = self.prog.removeprefix(PROGRAM.name).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+            words = self.prog.removeprefix(program.name).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip(), program.name)} for usage"
 
     width = _terminal_width()
 
@@ -244,7 +249,7 @@ def _new_parser(
 
 
 def _closest_flag(
-    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+    words: list[str], own: list[str], program: Program, *, root: bool = False, confirm: bool = False
 ) -> str:
     """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
     closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
@@ -254,7 +259,7 @@ def _closest_flag(
     import difflib
 
     known: dict[str, str] = {}
-    for flag in flags_at(root, PROGRAM.config, confirm):
+    for flag in flags_at(root, program.config, confirm):
         for name in (*flag.aliases, flag.name, flag.short):
             if name:
                 known[_flag_key(name)] = flag.short if name == flag.short else flag.name

@@ -25,7 +25,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.describe import _describe, _explain, _loosen
 from burgee.runtime.answers.deliver import _OUTPUT_WORD, _deliver, _output_limit, _write_error
 from burgee.runtime.answers.output import (
     _PRINTED,
@@ -47,6 +46,7 @@ from burgee.runtime.commandline.argv import (
     _take_yes,
 )
 from burgee.runtime.commandline.argv_parser import _closest_flag, _new_parser
+from burgee.runtime.commandline.batch import _BatchFailed, _run_batch
 from burgee.runtime.commandline.cli_help import (
     _command_epilog,
     _flags_help,
@@ -54,23 +54,15 @@ from burgee.runtime.commandline.cli_help import (
     _tool_flags,
 )
 from burgee.runtime.commandline.complete import _BUILTINS, _builtin
-from burgee.runtime.commandline.flags import HELP_FLAGS, NO_CONFIRM, confirm_flags
-from burgee.runtime.commandline.quickargs import (
-    _asks_help,
-    _pass_start,
-    _quick_parse,
-    _recorded,
-    _typed,
-)
-from burgee.runtime.commandline.wording import _SECRET_SAYS
-from burgee.runtime.execution.batch import _BatchFailed, _run_batch
-from burgee.runtime.execution.context import (
+from burgee.runtime.commandline.describe import _describe, _explain, _loosen
+from burgee.runtime.commandline.serving import _serve_mcp
+from burgee.runtime.core.context import (
     _SECRETS,
     Context,
     _answer_flags,
     _rerun_line,
 )
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.errors import (
     _PLACED,
     _SIGINTS,
     EXIT_BROKEN_PIPE,
@@ -85,18 +77,27 @@ from burgee.runtime.execution.errors import (
     _success,
     _Terminated,
 )
+from burgee.runtime.core.flags import HELP_FLAGS, NO_CONFIRM, confirm_flags
+from burgee.runtime.core.wording import _SECRET_SAYS
 from burgee.runtime.execution.execute import _INVOKED, _as_error, _debugging, _execute
+from burgee.runtime.execution.quickargs import (
+    _asks_help,
+    _pass_start,
+    _quick_parse,
+    _recorded,
+    _typed,
+)
 from burgee.runtime.execution.sources import _FILES, _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call, _confirmation
-from burgee.runtime.mcpserver.mcp import _serve_mcp
 from burgee.runtime.program import PROGRAM
 from burgee.runtime.start.boot import _INTERRUPTED
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
+    from burgee.runtime.program import Program
 
 
 def _help(invocation: _Invocation) -> object:
@@ -104,7 +105,7 @@ def _help(invocation: _Invocation) -> object:
     `help COMMAND...` (as `COMMAND... --help`)."""
     words = invocation.rest[1:]
     if words == ["flags"]:
-        sys.stdout.write(_flags_help())
+        sys.stdout.write(_flags_help(invocation.program))
         return _PRINTED
     invocation.rest = [*words, "--help"]
     return run(invocation)
@@ -112,12 +113,13 @@ def _help(invocation: _Invocation) -> object:
 
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
+    program = invocation.program
     described = _describe(invocation)
     if described is not None:
         return described
-    if invocation.rest and invocation.rest[0] in PROGRAM.extra_commands:
+    if invocation.rest and invocation.rest[0] in program.extra_commands:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
-        return PROGRAM.extra_commands[invocation.rest[0]][1](invocation)
+        return program.extra_commands[invocation.rest[0]][1](invocation)
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
@@ -125,30 +127,31 @@ def run(invocation: _Invocation) -> object:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
-        path, rest = _find(invocation.rest)
+        path, rest = _find(invocation.rest, program)
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=_run_hint("--version"),
+            hint=_run_hint("--version", program.name),
         )
-    if path in PROGRAM.groups:
+    if path in program.groups:
         if invocation.version:
-            return _success(_version())
+            return _success(_version(program))
         if rest and rest[0] not in HELP_FLAGS:
-            hint = _closest_flag(rest[:1], [], root=not path)
+            hint = _closest_flag(rest[:1], [], program, root=not path)
             raise UsageError(
-                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+                f"unknown option {rest[0]!r}",
+                hint=hint or f"{_run_hint('--help', program.name)} for usage",
             )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
             if not invocation.json:
-                sys.stderr.write(_group_help(path))
-            children = ", ".join(name for name, _ in PROGRAM.groups[path])
+                sys.stderr.write(_group_help(path, program))
+            children = ", ".join(name for name, _ in program.groups[path])
             raise UsageError("missing command", hint=f"commands: {children}")
-        sys.stdout.write(_group_help(path))
+        sys.stdout.write(_group_help(path, program))
         return _PRINTED
-    command = _command(path)
+    command = _command(program, path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
     #: The words before a pass-through argument's (all of them without one): only they
@@ -158,7 +161,7 @@ def run(invocation: _Invocation) -> object:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
-        if PROGRAM.root_mode == "alone" and rest == [path]:
+        if program.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
@@ -176,40 +179,43 @@ def run(invocation: _Invocation) -> object:
             raw = quick
         else:
             parser = _new_parser(
-                PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
+                program,
+                program.name if program.root_mode == "alone" else f"{program.name} {path}",
                 command.description,
-                _command_epilog(path, command),
+                _command_epilog(path, command, program),
                 secret=command.secret,
                 confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
-                _tool_flags(parser, command, path)
+                _tool_flags(parser, command, path, program)
             if explaining:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
         source = "flag"
     if command.deprecated is not None or command.deprecated_flags:
-        _warn_deprecated(path, command, raw, source)
-    context = Context(path, invocation.json)
-    context._verbose = _debugging(invocation.debug)
+        _warn_deprecated(path, command, raw, source, program.name)
+    context = Context(path, invocation.json, program)
+    context._verbose = _debugging(invocation.debug, program)
     context._person = source == "flag"
     context._answers = invocation.answers
     context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
+        return _rerun_line(program, path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
+    context._rerun = lambda more: rerun(
+        _answer_flags(program, invocation.answers, more, context._asked)
+    )
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
         # kept for it (`meta.printed`), what its child processes write goes to stderr.
         _QUIET.start(keep=True)
-    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call = _Call(raw, source, context, _Sources(path, program, invocation.config()))
     call.spill_dir = invocation.spill_dir
     # NOTE: an agent named by the environment gets the same cut and way back without --json.
     agent = context.agent is not None
-    call.bound = _output_limit(None, invocation.max_output, agent)
+    call.bound = _output_limit(program, None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -221,9 +227,9 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else _success(explained)
-        if PROGRAM.media and not invocation.json:
+        if program.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+            program.media[2](command.returns, _output_file(invocation), sys.stdout)
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
@@ -233,12 +239,13 @@ def run(invocation: _Invocation) -> object:
             # cut's marker names the full text's `output REF`.
             said = _success(printed)
             limit, spill = invocation.max_output, invocation.spill_dir
-            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            said = _deliver(said, command, program, agent=agent, limit=limit, spill_dir=spill)
             envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
         return _deliver(
             envelope,
             command,
+            program,
             agent=agent,
             limit=invocation.max_output,
             spill_dir=invocation.spill_dir,
@@ -256,14 +263,17 @@ def run(invocation: _Invocation) -> object:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the tool with `argv` (default: the command line); return the exit code."""
+    """Run the tool with `argv` (default: the command line); return the exit code. Where a
+    run starts: the one place the program (the generated file's `PROGRAM`) is read from the
+    module; the rest of the run is given it."""
+    program = PROGRAM
     if argv is None:
         _freeze()
     if sys.stdout is None:
         # NOTE: started with stdout closed (`tool >&-`): the answer would have nowhere to go,
         # as when its reader went away (`| head`), but nobody read it at all: say so.
         if sys.stderr is not None:
-            sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
+            sys.stderr.write(f"{program.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
     if sys.stdin is None:
         _no_stdin()
@@ -271,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
     try:
-        return _main(sys.argv[1:] if argv is None else list(argv))
+        return _main(sys.argv[1:] if argv is None else list(argv), program)
     finally:
         sys.stdout, sys.stderr = streams
         status.clear()
@@ -394,11 +404,12 @@ def _writable(path: str) -> None:
         raise UsageError(f"cannot write {path}: {problem}", hint="give another --output-file")
 
 
-def _write_answer(data: object, output_file: str | None) -> None:
+def _write_answer(data: object, output_file: str | None, program: Program) -> None:
     """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
     or embedded resource as `media._write_media` says (a program whose commands return some:
-    `PROGRAM.media`)."""
-    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
+    `program.media`)."""
+    media = program.media
+    text = media[0](data, output_file, sys.stdout, program.name) if media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:
@@ -430,13 +441,13 @@ def _no_stdin() -> None:
     sys.stdin = io.StringIO()
 
 
-def _main(args: list[str]) -> int:
+def _main(args: list[str], program: Program) -> int:
     invocation: _Invocation | None = None
     json_mode = False
     _here()
     try:
         if not args or args[0] not in _BUILTINS:
-            invocation = _Invocation(args, strict=False)
+            invocation = _Invocation(args, program, strict=False)
             json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_hold_interrupts` held
@@ -444,20 +455,20 @@ def _main(args: list[str]) -> int:
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
         if invocation is None:
-            return _builtin(args)
+            return _builtin(args, program)
         if invocation.problem is not None:
             raise invocation.problem
         if "--skill" in invocation.asked:
-            return _builtin(["--skill", *invocation.rest])
+            return _builtin(["--skill", *invocation.rest], program)
         if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
-                sys.stdout.write(f"{PROGRAM.name} {_installed_version()}\n")
+                sys.stdout.write(f"{program.name} {_installed_version(program)}\n")
                 return 0
-            envelope: Any = _success(_version())
+            envelope: Any = _success(_version(program))
         else:
             _on_sigterm()
             envelope = run(invocation)
@@ -469,7 +480,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], _output_file(invocation))
+            _write_answer(envelope["data"], _output_file(invocation), program)
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -477,16 +488,16 @@ def _main(args: list[str]) -> int:
                 where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
-                _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
+                _emit(sys.stderr, f"{program.name}: {what}; full output: {where}\n")
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
-        return PROGRAM.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
+        return program.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
-        _keep_argv_secrets(args)
-        return _write_error(error, json_mode, PROGRAM.name)
+        _keep_argv_secrets(args, program)
+        return _write_error(error, json_mode, program)
     except KeyboardInterrupt:
-        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM.name)
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, program)
     except _Terminated:
-        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM.name)
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, program)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -494,30 +505,30 @@ def _main(args: list[str]) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
-        debug = _debugging(invocation is not None and invocation.debug)
-        return _write_error(_as_error(error, debug), json_mode, PROGRAM.name)
+        debug = _debugging(invocation is not None and invocation.debug, program)
+        return _write_error(_as_error(error, debug, program), json_mode, program)
 
 
-def _version() -> dict[str, str]:
+def _version(program: Program) -> dict[str, str]:
     """`--version --json`: the tool, its version, and the Python it needs."""
     return {
-        "name": PROGRAM.name,
-        "version": _installed_version(),
-        "requires_python": PROGRAM.requires_python,
+        "name": program.name,
+        "version": _installed_version(program),
+        "requires_python": program.requires_python,
     }
 
 
-def _installed_version() -> str:
+def _installed_version(program: Program) -> str:
     """The version `--version` shows: the installed distribution's (read from its metadata
     only here, never on the way to a command), else the one `burgee gen` wrote."""
-    if PROGRAM.distribution:
+    if program.distribution:
         from importlib import metadata
 
         try:
-            return metadata.version(PROGRAM.distribution)
+            return metadata.version(program.distribution)
         except (metadata.PackageNotFoundError, ValueError):
             pass
-    return PROGRAM.version
+    return program.version
 
 
 def _batch(invocation: _Invocation) -> int:
@@ -526,7 +537,7 @@ def _batch(invocation: _Invocation) -> int:
     try:
         return _batch_calls(invocation)
     except _BatchFailed as error:
-        return _write_error(error, False, PROGRAM.name)
+        return _write_error(error, False, invocation.program)
 
 
 def _batch_calls(invocation: _Invocation) -> int:
@@ -554,7 +565,9 @@ class _Stopped(CommandError):
     kind = "terminated"
 
 
-def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+def _warn_deprecated(
+    path: str, command: _Command, raw: dict[str, Any], source: str, name: str
+) -> None:
     """A line on stderr for a deprecated command, and for each deprecated option given (by
     its flag, or its key in `--json` input); never in the envelope on stdout."""
     used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
@@ -563,7 +576,7 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
             used.append((flag if source == "flag" else repr(key), reason))
     for what, reason in used:
         sys.stderr.write(
-            f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+            f"{name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
 
 
@@ -576,6 +589,6 @@ def _warn_unused_answers(context: Context) -> None:
             asked = sorted(context._asked)
             then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
             sys.stderr.write(
-                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f"{context.program}: warning: --answer {name}=... was not used: no question of"
                 f" the command is named {name!r} ({then})\n"
             )

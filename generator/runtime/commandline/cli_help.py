@@ -18,71 +18,71 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.describe import _for_agents
 from burgee.runtime.commandline.argv_parser import _new_parser, _terminal_width
-from burgee.runtime.commandline.flags import Flag, flags_at, grouped
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long
+from burgee.runtime.commandline.describe import _for_agents
 from burgee.runtime.commandline.shells import _BUILTIN_COMMANDS
-from burgee.runtime.execution.errors import _builtin_errors
+from burgee.runtime.core.errors import _builtin_errors
+from burgee.runtime.core.flags import Flag, flags_at, grouped
+from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _long
 from burgee.runtime.execution.values import _apart_text, _question_lines
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
 
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
+    from burgee.runtime.program import Program
 
 
-def _exit_codes() -> str:
-    """The root help's table of exit codes, from the tool's error kinds and outcomes."""
+def _exit_codes(program: Program) -> str:
+    """The root help's table of exit codes, from `program`'s error kinds and outcomes."""
     rows = sorted(
-        {**_builtin_errors(), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
+        {**_builtin_errors(program), **program.errors, **program.outcomes}.items(),
         key=lambda item: item[1][0],
     )
     return "exit codes:\n  0    success\n" + "".join(
-        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in PROGRAM.outcomes else ''}\n"
+        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in program.outcomes else ''}\n"
         for kind, (code, _) in rows
     )
 
 
-def _group_help(group: str) -> str:
-    """Help for the program or one of its groups: what it does and what it contains, then its
+def _group_help(group: str, program: Program) -> str:
+    """Help for `program` or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
-    prog = f"{PROGRAM.name} {group}".strip()
-    description = PROGRAM.group_help.get(group, "") if group else PROGRAM.description
+    prog = f"{program.name} {group}".strip()
+    description = program.group_help.get(group, "") if group else program.description
     rows = []
-    for name, summary in PROGRAM.groups[group]:
+    for name, summary in program.groups[group]:
         path = f"{group} {name}".lstrip()
-        aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
+        aliases = [a.rpartition(" ")[2] for a, p in program.aliases.items() if p == path]
         label = f"{name} ({', '.join(aliases)})" if aliases else name
-        rows.append((label, summary + (" (the default command)" if path == PROGRAM.root else "")))
+        rows.append((label, summary + (" (the default command)" if path == program.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in PROGRAM.extra_commands.items()]
-    shared = _shared_help(group) if PROGRAM.shared else ""
+        rows += [(word, summary) for word, (summary, _) in program.extra_commands.items()]
+    shared = _shared_help(group, program) if program.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
         parts.append(description.strip("\n") + "\n")
     parts.append("commands:\n" + _rows(rows))
     if shared:
         parts.append(shared)
-    parts.append(_compact_flags(flags_at(not group, PROGRAM.config, False)))
+    parts.append(_compact_flags(flags_at(not group, program.config, False), program.name))
     if not group:
-        parts.append(_exit_codes())
-        agents = _wrap(_for_agents(), _terminal_width(), "  ")
+        parts.append(_exit_codes(program))
+        agents = _wrap(_for_agents(program.name), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
 
 
-def _shared_help(group: str) -> str:
-    """The options the commands under `group` share (`SHARED`: the program's and its groups'
-    `options=`), as the first of those commands' help shows them: given before the command
+def _shared_help(group: str, program: Program) -> str:
+    """The options the commands under `group` of `program` share (`SHARED`: the program's and its
+    groups' `options=`), as the first of those commands' help shows them: given before the command
     (here) or after it."""
-    scopes = [scope for scope in PROGRAM.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
-    spellings = {spelling for scope in scopes for spelling in PROGRAM.shared[scope]}
+    scopes = [scope for scope in program.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
+    spellings = {spelling for scope in scopes for spelling in program.shared[scope]}
     under = [
         row[3]
-        for path, row in PROGRAM.commands.items()
+        for path, row in program.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
         and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
@@ -141,11 +141,12 @@ def _rows(rows: list[tuple[str, str]]) -> str:
     return "".join(lines)
 
 
-def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
-    """The tool-wide flags as help lists them after the commands or options: their spellings
-    only, a line or two for each group (`help flags` explains each); none of `shadowed`."""
+def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ()) -> str:
+    """The tool-wide flags (of the tool `name`) as help lists them after the commands or options:
+    their spellings only, a line or two for each group (`help flags` explains each); none of
+    `shadowed`."""
     width = _terminal_width()
-    lines = [f"tool-wide flags ('{PROGRAM.name} help flags' explains each):\n"]
+    lines = [f"tool-wide flags ('{name} help flags' explains each):\n"]
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
@@ -169,19 +170,19 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     return "".join(lines)
 
 
-def _flags_help() -> str:
+def _flags_help(program: Program) -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
-    parser = _new_parser(f"{PROGRAM.name} help flags")
+    parser = _new_parser(program, f"{program.name} help flags")
     formatter = parser._get_formatter()
     import textwrap
 
     about = (
-        f"The flags {PROGRAM.name} answers itself, before or after the command; a command's own"
+        f"The flags {program.name} answers itself, before or after the command; a command's own"
         " option of the same spelling takes it over on that command. -h or --help shows the"
         " help of the tool, a group or a command."
     )
     formatter.add_text(textwrap.fill(about, _terminal_width()))
-    for group, members in grouped(flags_at(True, PROGRAM.config, True)):
+    for group, members in grouped(flags_at(True, program.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
             _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
@@ -191,18 +192,18 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-def _command_epilog(path: str, command: _Command) -> str:
+def _command_epilog(path: str, command: _Command, program: Program) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
     parts = []
-    aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
+    aliases = [a.rpartition(" ")[2] for a, p in program.aliases.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
             name: _long(flags)
-            for name, flags, _, _, options in PROGRAM.commands[path][3]
+            for name, flags, _, _, options in program.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
         parts.append(
@@ -219,11 +220,13 @@ def _command_epilog(path: str, command: _Command) -> str:
     return "\n".join(parts)
 
 
-def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
+def _tool_flags(
+    parser: argparse.ArgumentParser, command: _Command, path: str, program: Program
+) -> None:
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), compactly
     after its own options, but those its own options take over (`SHADOWS`)."""
-    shadowed = PROGRAM.shadows.get(path, ())
-    row = PROGRAM.commands.get(path)
+    shadowed = program.shadows.get(path, ())
+    row = program.commands.get(path)
     required = (
         {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
     )
@@ -248,7 +251,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
+    flags = _compact_flags(flags_at(False, program.config, command.yes), program.name, shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 

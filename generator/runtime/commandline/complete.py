@@ -16,54 +16,56 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
 from burgee.runtime.commandline.argv import _hoisted, _named
-from burgee.runtime.commandline.flags import HELP_FLAGS, _flag
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script
-from burgee.runtime.execution.errors import UsageError, _from_ctrl_c, _invoked_as
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import UsageError, _from_ctrl_c, _invoked_as
+from burgee.runtime.core.flags import HELP_FLAGS, _flag
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.table import _IMPORTED, _import_once
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from burgee.runtime.program import Program
 
 #: Words answered before argv is parsed at all.
 _BUILTINS = ("completion", "__complete")
 
 
-def _builtin(args: list[str]) -> int:
+def _builtin(args: list[str], program: Program) -> int:
     """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
-    `--skill` (wherever it is, once argv is read)."""
+    `--skill` (wherever it is, once argv is read), of `program`."""
     if args[0] == "__complete":
-        return _complete(args[1:])
+        return _complete(args[1:], program)
     if args[0] == "--skill":
         if len(args) > 1:
             raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
-        sys.stdout.write(_document("skill"))
+        sys.stdout.write(_document("skill", program))
         return 0
     rest = args[1:]
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(*_completed()))
+        sys.stdout.write(_completion_usage(*_completed(program.name)))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    table = _load_json(_document("completion"))
+    table = _load_json(_document("completion", program))
     # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
     # printed by `python tool.py` too, they are installed with the tool under that name.
-    sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
+    sys.stdout.write(_completion_script(rest[0], program.name, table, program.config))
     return 0
 
 
-def _completed() -> tuple[str, str]:
-    """The command name the completion scripts complete, and the words that run the tool as it
-    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+def _completed(name: str) -> tuple[str, str]:
+    """The command name the completion scripts complete (the tool's `name`), and the words that
+    run the tool as it was just run (`_invoked_as`; the name when installed under it, or
+    imported)."""
     import shlex
 
     words = _invoked_as()
-    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+    return name, shlex.join(words) if words else name
 
 
 def _completion_usage(name: str, run: str | None = None) -> str:
@@ -93,10 +95,10 @@ def _completion_usage(name: str, run: str | None = None) -> str:
     )
 
 
-def _complete(words: list[str]) -> int:
+def _complete(words: list[str], program: Program) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
-        found = PROGRAM.complete_values(words)
+        found = program.complete_values(words, program)
     except Exception:  # noqa: BLE001
         # NOTE: TAB must never print an error, for words it cannot read either.
         found = []
@@ -104,52 +106,53 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
-def _candidates(words: list[str]) -> list[str]:
+def _candidates(words: list[str], program: Program) -> list[str]:
     """What the `complete=` function of the value being typed offers (a tool whose options
     have such functions answers `__complete` with this; see `program._complete_values`)."""
     if not words:
         return []
     partial, before = words[-1], words[:-1]
-    if PROGRAM.shared:
+    if program.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
+        named = lambda path: _named(path, program)  # noqa: E731
+        before = _hoisted(before, program.config, program.shared, named, program.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
-    while index < len(before) and node in PROGRAM.groups and PROGRAM.root_mode != "alone":
+    while index < len(before) and node in program.groups and program.root_mode != "alone":
         token = before[index]
         name, has_value, _ = token.partition("=")
-        tool_flag = _flag(name, PROGRAM.config)
+        tool_flag = _flag(name, program.config)
         if tool_flag is not None:
             following = before[index + 1] if index + 1 < len(before) else partial
             index += 2 if not has_value and tool_flag.takes(following) else 1
             continue
         child = f"{node} {token}".lstrip()
-        child = PROGRAM.aliases.get(child, child)
-        if token.startswith("-") or (child not in PROGRAM.commands and child not in PROGRAM.groups):
+        child = program.aliases.get(child, child)
+        if token.startswith("-") or (child not in program.commands and child not in program.groups):
             break
         node = child
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in PROGRAM.commands and not node and PROGRAM.root_mode not in ("", "empty"):
-        node = PROGRAM.root
+    if node not in program.commands and not node and program.root_mode not in ("", "empty"):
+        node = program.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).
-    sharing = node not in PROGRAM.commands and bool(PROGRAM.shared)
+    sharing = node not in program.commands and bool(program.shared)
     if sharing:
         group = ""
         for word in before:
             group = (
                 f"{group} {word}".lstrip()
-                if f"{group} {word}".lstrip() in PROGRAM.groups
+                if f"{group} {word}".lstrip() in program.groups
                 else group
             )
         node = next(
-            (path for path in PROGRAM.commands if path.startswith(f"{group} ".lstrip())), ""
+            (path for path in program.commands if path.startswith(f"{group} ".lstrip())), ""
         )
-    slotted = PROGRAM.completion_slots
-    slots = slotted(node) if slotted is not None and node in PROGRAM.commands else ()
+    slotted = program.completion_slots
+    slots = slotted(node) if slotted is not None and node in program.commands else ()
     if not slots:
         return []
     by_flag = {flag: slot for slot in slots for flag in slot[1]}
@@ -181,7 +184,7 @@ def _candidates(words: list[str]) -> list[str]:
             slot = by_flag.get(flag)
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
-                pending = _flag(flag, PROGRAM.config) if not has_value else None
+                pending = _flag(flag, program.config) if not has_value else None
                 continue
             if slot[2] in ("flag", "off"):
                 options[slot[0]] = slot[2] == "flag"
@@ -205,7 +208,7 @@ def _candidates(words: list[str]) -> list[str]:
     # NOTE: a completer's prints must not reach the shell.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     try:
-        offered = _offered(want[4], want[5], partial, context)
+        offered = _offered(want[4], want[5], partial, context, program)
     finally:
         sys.stdout.close()
         sys.stdout = stdout
@@ -213,7 +216,11 @@ def _candidates(words: list[str]) -> list[str]:
 
 
 def _offered(
-    complete: Callable[..., Any], arity: int, partial: str, context: dict[str, Any]
+    complete: Callable[..., Any],
+    arity: int,
+    partial: str,
+    context: dict[str, Any],
+    program: Program,
 ) -> list[tuple[str, str]]:
     """What a `complete=` function offers for `partial`, as (value, description) pairs: the
     values that start with `partial`, on one line each; nothing when the function fails
@@ -222,9 +229,9 @@ def _offered(
     try:
         # NOTE: a completer that uses none of the handlers' waiting imports runs without
         # them: TAB stays as quick as the tool's start (gen's `_FREE_COMPLETERS`).
-        free = getattr(complete, "__name__", "") in PROGRAM.free_completers
-        if PROGRAM.import_handlers is not None and not _IMPORTED and not free:
-            _import_once()
+        free = getattr(complete, "__name__", "") in program.free_completers
+        if program.import_handlers is not None and not _IMPORTED and not free:
+            _import_once(program)
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():
             value, description = (item if isinstance(item, tuple) else (item, ""))[:2]

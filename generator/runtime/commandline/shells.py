@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_INPUTS, _OUTPUT_WORD, _output_help
+from burgee.runtime.answers.deliver import _OUTPUT_WORD
 from burgee.runtime.commandline.completion_scripts import (
     _BASH_SCRIPT,
     _FISH_SCRIPT,
     _PWSH_SCRIPT,
     _ZSH_SCRIPT,
 )
-from burgee.runtime.commandline.flags import HELP_FLAGS, flags_at
+from burgee.runtime.core.flags import HELP_FLAGS, flags_at
+from burgee.runtime.execution.table import _OUTPUT, _OUTPUT_INPUTS, _output_help
 
 #: The shells a tool writes completion scripts for.
 _SHELLS = ("bash", "zsh", "fish", "pwsh")

@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _QUARANTINED, _write_error
 from burgee.runtime.answers.output import _QUIET, _conform, _emit, _jsonable, _unjsonable_at
-from burgee.runtime.commandline.flags import confirm_flag
-from burgee.runtime.execution.context import _switched_on
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import _switched_on
+from burgee.runtime.core.errors import (
     BUILTIN_ERRORS,
     CommandError,
     Outcome,
@@ -35,16 +34,17 @@ from burgee.runtime.execution.errors import (
     _Terminated,
     _TimedOut,
 )
+from burgee.runtime.core.flags import confirm_flag
 from burgee.runtime.execution.inputs import _input_problems
 from burgee.runtime.execution.sources import _meta
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
     from typing import TypeVar
 
-    from burgee.runtime.execution.context import Context, _Command
+    from burgee.runtime.core.context import Context, _Command
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.program import Program
 
     _T = TypeVar("_T")
 
@@ -92,7 +92,7 @@ def _execute(
         # own problems (a date that is not one), all in the one usage error `call.check()`
         # raises.
         _unknown_keys(command, call)
-        problems = _input_problems(call.context.command, call.raw)
+        problems = _input_problems(call.context.command, call.raw, call.context._program)
         if problems:
             call.problems.extend(problems.values())
             call.refused = set(problems)
@@ -129,11 +129,12 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
-    if PROGRAM.media:
-        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
+    media = call.context._program.media
+    if media:
+        media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = None if early else _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns, call.context._program.records)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -195,14 +196,15 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
         loop.close()
 
 
-def _debugging(flag: bool) -> bool:
-    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
+def _debugging(flag: bool, program: Program) -> bool:
+    """Tracebacks were asked for: `--debug`, or `program`'s debug environment variable set to
     anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
-    return flag or _switched_on(PROGRAM.debug_env)
+    return flag or _switched_on(program.debug_env)
 
 
-def _as_error(error: BaseException, debug: bool) -> CommandError:
-    """`error` as the tool reports it: a declared error as it is, anything else as `internal`."""
+def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
+    """`error` as `program` reports it: a declared error as it is, anything else as
+    `internal`."""
     if isinstance(error, CommandError):
         return error
     if isinstance(error, ModuleNotFoundError) and error.name:
@@ -218,7 +220,7 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
-    hint = None if debug else f"rerun with --debug (or {PROGRAM.debug_env}=1) to see the traceback"
+    hint = None if debug else f"rerun with --debug (or {program.debug_env}=1) to see the traceback"
     internal = _Internal(f"{type(error).__name__}: {error}", hint=hint)
     internal._trust = getattr(error, "_trust", None)  # type: ignore[attr-defined]
     return internal
@@ -246,7 +248,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         # callbacks run first, while what they print still goes to stderr.
         context.close()
         _QUIET.stop()
-        code = _write_error(error, json_mode, PROGRAM.name)
+        code = _write_error(error, json_mode, context._program)
         sys.stderr.flush()
         os._exit(code)
 
@@ -286,7 +288,7 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
         finally:
             done.set()
 
-    threading.Thread(target=work, name=f"{PROGRAM.name} handler", daemon=True).start()
+    threading.Thread(target=work, name=f"{call.context.program} handler", daemon=True).start()
     try:
         if not done.wait(seconds):
             call.context.cancelled.set()

@@ -23,8 +23,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import CommandError, UsageError, _Aborted, _Exited, _Failed
+from burgee.runtime.core.context import Context
+from burgee.runtime.core.errors import CommandError, UsageError, _Aborted, _Exited, _Failed
 
 if TYPE_CHECKING:
     from collections.abc import Callable

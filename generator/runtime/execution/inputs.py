@@ -15,10 +15,11 @@ minLength, maxLength, $ref into $defs);
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _command_input
-from burgee.runtime.commandline.wording import (
+from burgee.runtime.core.embedded import _command_input
+from burgee.runtime.core.jsonread import _load_json, _same
+from burgee.runtime.core.wording import (
     _JSON_EXPECTED,
     _badly_sized,
     _expected,
@@ -27,20 +28,23 @@ from burgee.runtime.commandline.wording import (
     _out_of_bounds,
     _wrong_count,
 )
-from burgee.runtime.execution.jsonread import _load_json, _same
 
-#: Each command's input schema and its secret keys, once read (`_command_input`).
-_INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
+if TYPE_CHECKING:
+    from burgee.runtime.program import Program
+
+#: Each command's input schema and its secret keys, by program and command, once read
+#: (`_command_input`).
+_INPUT_SCHEMAS: dict[tuple[Program, str], tuple[Any, frozenset[str]]] = {}
 
 
-def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    known = _INPUT_SCHEMAS.get(command)
+def _input_schema(command: str, program: Program) -> tuple[Any, frozenset[str]]:
+    known = _INPUT_SCHEMAS.get((program, command))
     if known is None:
         # NOTE: this command's entry alone: parsing the whole clispec document was most of a
         # wide tool's first `tools/call` and of its `--json` input.
-        text = _command_input(command)
+        text = _command_input(command, program)
         schema, secrets = (None, ()) if text is None else _load_json(text)
-        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+        known = _INPUT_SCHEMAS[program, command] = (schema, frozenset(secrets))
     return known
 
 
@@ -173,11 +177,11 @@ def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) ->
     return None
 
 
-def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
-    """Each top-level key that the command's input schema refuses, and why."""
+def _input_problems(command: str, raw: dict[str, Any], program: Program) -> dict[str, str]:
+    """Each top-level key that the input schema of `program`'s command refuses, and why."""
     # NOTE: the caches are read here first: an MCP server checks thousands of calls a second.
-    known = _INPUT_SCHEMAS.get(command)
-    schema, secrets = known if known is not None else _input_schema(command)
+    known = _INPUT_SCHEMAS.get((program, command))
+    schema, secrets = known if known is not None else _input_schema(command, program)
     if not isinstance(schema, dict):
         return {}
     problems: dict[str, str] = {}

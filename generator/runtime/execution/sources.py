@@ -16,11 +16,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _PLAIN, _dumps, _jsonable
-from burgee.runtime.commandline.quickargs import _long, _Recorder
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.execution.quickargs import _long, _Recorder
 from burgee.runtime.execution.values import _REQUIRED
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -109,14 +108,14 @@ _CONFIG_FILES = (
 )
 
 
-def _stray_keys(table: dict[str, Any]) -> list[str]:
-    """The keys of a config table that no command or prompt reads (a typo, a renamed option),
-    dotted (`add.priorty`): warned about, not refused, as the file may be meant for another
+def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
+    """The keys of a config table that no command or prompt of `program` reads (a typo, a renamed
+    option), dotted (`add.priorty`): warned about, not refused, as the file may be meant for another
     version of the tool. A table named after a command or group holds that command's options."""
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in PROGRAM.commands.items():
+    for path, entry in program.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
@@ -124,7 +123,7 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
             if flags
             for spelling in (name, _long(flags).lstrip("-"))
         }
-    for name, prompt in PROGRAM.prompts.items():
+    for name, prompt in program.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
         recorder = _Recorder()
         prompt.build(recorder)
@@ -161,9 +160,10 @@ def _bare(key: str) -> bool:
     return bool(key) and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
 
 
-def _config_places() -> list[str]:
-    """Where the config file is looked for, as a person would write the paths."""
-    return [pattern.format(name=PROGRAM.name, config="~/.config") for pattern in _CONFIG_FILES]
+def _config_places(name: str) -> list[str]:
+    """Where the config file of the tool `name` is looked for, as a person would write the
+    paths."""
+    return [pattern.format(name=name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
 def _layered(flag: str | None, env: str | None, program: Program) -> bool:
@@ -177,8 +177,12 @@ class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
 
-    def __init__(self, command: str, config: str | None = None, full: bool = False) -> None:
+    def __init__(
+        self, command: str, program: Program, config: str | None = None, full: bool = False
+    ) -> None:
         self.command = command
+        #: The program the command is of: its config file is named after it.
+        self.program = program
         self.config_path = config
         #: Record every candidate of every value (for --explain and meta.provenance).
         self.full = full
@@ -193,7 +197,7 @@ class _Sources:
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
         else:
             first = (call.source, call.source + " " + key, given)
-        layered = _layered(flag, env, PROGRAM) and (given is _REQUIRED or self.full)
+        layered = _layered(flag, env, self.program) and (given is _REQUIRED or self.full)
         # NOTE: another option of its group was given (`values._apart`): the call wins.
         layered = layered and key not in call.unread
         if layered or call.explaining:
@@ -252,7 +256,7 @@ class _Sources:
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
         if env:
             yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
-        if not PROGRAM.config:
+        if not self.program.config:
             return
         for source in ("config", "pyproject"):
             path, table = self._file(source)
@@ -266,12 +270,14 @@ class _Sources:
         # NOTE: read once per process, so an MCP server does not search the disk on every call.
         key = (source, self.config_path)
         if key not in _FILES:
-            read = self._read_config(self.config_path) if source == "config" else self._pyproject()
+            name = self.program.name
+            if source == "config":
+                read = self._read_config(name, self.config_path)
+            else:
+                read = self._pyproject(name)
             _FILES[key] = read
-            for stray in _stray_keys(read[1]):
-                sys.stderr.write(
-                    f"{PROGRAM.name}: warning: {source} {read[0]}: no command reads {stray}\n"
-                )
+            for stray in _stray_keys(read[1], self.program):
+                sys.stderr.write(f"{name}: warning: {source} {read[0]}: no command reads {stray}\n")
         return _FILES[key]
 
     @staticmethod
@@ -292,41 +298,42 @@ class _Sources:
         return _REQUIRED, ""
 
     @staticmethod
-    def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]:
-        """The config file: `--config PATH`, else ./<name>.toml|json, else the user config dir."""
+    def _read_config(name: str, explicit: str | None) -> tuple[str, dict[str, Any]]:
+        """The config file of the tool `name`: `--config PATH`, else ./<name>.toml|json, else
+        the user config dir."""
         if explicit is not None:
             _config_file(explicit, explicit)
-            return explicit, _Sources._load(explicit)
+            return explicit, _Sources._load(name, explicit)
         home = os.environ.get("XDG_CONFIG_HOME", "")
         if not os.path.isabs(home):  # NOTE: the XDG spec: a relative one is to be ignored
             home = os.path.join(os.path.expanduser("~"), ".config")
         for pattern in _CONFIG_FILES:
             if "{config}" in pattern and not os.path.isabs(home):
                 continue  # NOTE: no home (`~` unexpanded): never a folder of the working directory
-            path = os.path.normpath(pattern.format(name=PROGRAM.name, config=home))
+            path = os.path.normpath(pattern.format(name=name, config=home))
             if os.path.isfile(path):
-                return path, _Sources._load(path)
+                return path, _Sources._load(name, path)
         return "", {}
 
     @staticmethod
-    def _pyproject() -> tuple[str, dict[str, Any]]:
+    def _pyproject(name: str) -> tuple[str, dict[str, Any]]:
         """`[tool.<name>]` of the nearest pyproject.toml, where this Python can read TOML."""
         directory = os.getcwd()
         while True:
             path = os.path.join(directory, "pyproject.toml")
             if os.path.isfile(path):
-                return _Sources._tool_table(path)
+                return _Sources._tool_table(name, path)
             parent = os.path.dirname(directory)
             if parent == directory:
                 return "", {}
             directory = parent
 
     @staticmethod
-    def _tool_table(path: str) -> tuple[str, dict[str, Any]]:
+    def _tool_table(name: str, path: str) -> tuple[str, dict[str, Any]]:
         """`[tool.<name>]` of a pyproject.toml, someone else's file perhaps (anything may sit
         where ours would, and it may be mid-edit): what cannot be read is a warning and an
         empty table, never a tool that stops working in that folder."""
-        where = f"{path} [tool.{PROGRAM.name}]"
+        where = f"{path} [tool.{name}]"
         try:
             import tomllib  # novermin (Python < 3.11 lands in the except)  # noqa: F401
         except ImportError:
@@ -339,27 +346,25 @@ class _Sources:
 
             # NOTE: `[tool.NAME]`, `[tool.NAME.add]`, `[tool."NAME"]` or a dotted key
             # `tool.NAME.level = 1`: any of them is our table.
-            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(PROGRAM.name), text, re.MULTILINE)
+            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(name), text, re.MULTILINE)
             if ours:
                 sys.stderr.write(
-                    f"{PROGRAM.name}: warning: {where} not read: reading TOML needs Python 3.11 "
-                    "or later\n"
+                    f"{name}: warning: {where} not read: reading TOML needs Python 3.11 or later\n"
                 )
             return f"{where} (not read: TOML needs Python 3.11 or later)", {}
         try:
-            data = _Sources._load(path)
+            data = _Sources._load(name, path)
         except UsageError as error:
-            sys.stderr.write(
-                f"{PROGRAM.name}: warning: {error.message}; [tool.{PROGRAM.name}] not read\n"
-            )
+            sys.stderr.write(f"{name}: warning: {error.message}; [tool.{name}] not read\n")
             return f"{where} (not read)", {}
         tools = data.get("tool")
-        table = tools.get(PROGRAM.name, {}) if isinstance(tools, dict) else {}
+        table = tools.get(name, {}) if isinstance(tools, dict) else {}
         return where, table if isinstance(table, dict) else {}
 
     @staticmethod
-    def _load(path: str) -> dict[str, Any]:
-        """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
+    def _load(name: str, path: str) -> dict[str, Any]:
+        """A TOML or JSON file as a table (the config of the tool `name`); a usage error names
+        the file when it cannot be read."""
         try:
             text = _config_text(path)
             if path.endswith(".json"):
@@ -370,7 +375,7 @@ class _Sources:
                 except ImportError:
                     raise UsageError(
                         f"{path}: reading TOML needs Python 3.11 or later",
-                        hint=f"use {PROGRAM.name}.json instead",
+                        hint=f"use {name}.json instead",
                     ) from None
                 data = tomllib.loads(text)
         except (OSError, ValueError) as error:
@@ -381,9 +386,8 @@ class _Sources:
             # NOTE: often a data file that happens to have the config file's name (notes.json
             # of a tool named notes): say which file is read, and why.
             raise UsageError(
-                f"{path}: expected a table of option values (it is read as {PROGRAM.name}'s config "
-                "file)",
+                f"{path}: expected a table of option values (it is read as {name}'s config file)",
                 hint=f"keep data in a file of another name, or name the config file with "
-                f"--config PATH; {PROGRAM.name} looks for {', '.join(_config_places())}",
+                f"--config PATH; {name} looks for {', '.join(_config_places(name))}",
             )
         return data

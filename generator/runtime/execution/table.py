@@ -40,18 +40,20 @@ import _thread
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_WORD
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
-from burgee.runtime.execution.context import _Command
-from burgee.runtime.execution.jsonread import _load_json
-from burgee.runtime.execution.values import _REQUIRED
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.answers.deliver import _OUTPUT_WORD
+from burgee.runtime.answers.spill import _PAGE, _read_spill
+from burgee.runtime.core.context import _Command
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.core.kinds import _Any, _Int, _Str
+from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
+from burgee.runtime.execution.values import _REQUIRED, _within
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.program import Program
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
@@ -59,19 +61,20 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
 _CALL_DETAILS = ("context", "await_with", "discard", "apart")
 
-#: Each command's `_Command`, made from its row the first time a run asks for it.
-_MADE: dict[str, _Command] = {}
+#: Each command's `_Command`, by its program and path, made from its row the first time a run
+#: asks for it.
+_MADE: dict[tuple[Program, str], _Command] = {}
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    command = _MADE.get(path)
+def _command(program: Program, path: str) -> _Command | None:
+    """The command at `path`: `program`'s own, or the built-in `output`."""
+    command = _MADE.get((program, path))
     if command is None:
-        row = PROGRAM.commands.get(path)
+        row = program.commands.get(path)
         if row is None:
             return _OUTPUT if path == _OUTPUT_WORD else None
         # NOTE: setdefault: threads that race here all get the same command.
-        command = _MADE.setdefault(path, _from_row(row))
+        command = _MADE.setdefault((program, path), _from_row(row))
     return command
 
 
@@ -164,14 +167,14 @@ _IMPORTED: list[bool] = []
 _IMPORTING = _thread.allocate_lock()
 
 
-def _import_once() -> None:
-    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+def _import_once(program: Program) -> None:
+    """Run the handlers' imports that only their functions use (`program.import_handlers`),
     once, before the first handler or `complete=` function runs: help, schema, completion
     and the MCP lists never import what the handlers import. Callers check first that there
     are some (`_import_handlers` is None in a program without), and that they have not run."""
     with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
-        if not _IMPORTED and PROGRAM.import_handlers is not None:
-            PROGRAM.import_handlers()
+        if not _IMPORTED and program.import_handlers is not None:
+            program.import_handlers()
             _IMPORTED.append(True)
 
 
@@ -265,8 +268,11 @@ def _reader(
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
-        if PROGRAM.import_handlers is not None and not _IMPORTED:
-            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
+        program = call.context._program
+        if program.import_handlers is not None and not _IMPORTED:
+            _import_once(
+                program
+            )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         pieces: dict[str, dict[str, Any]] = {}
@@ -330,12 +336,68 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        if PROGRAM.frameworks is None:
+        if program.frameworks is None:
             result = handler(*args, **given)
         else:
-            result = PROGRAM.frameworks(call.context, handler, args, given)
+            result = program.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
 
     return run
+
+
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
+)
+
+
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
+def _build_output(parser: argparse.ArgumentParser) -> None:
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
+
+
+def _run_output(call: _Call) -> object:
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
+    call.check()
+    name = call.context._program.name
+    return _read_spill(
+        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
+    )
+
+
+#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
+#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
+_OUTPUT = _Command(
+    "Read back the full text of an answer that was cut.",
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
+    _build_output,
+    _run_output,
+    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
+    # cut, it loses the middle of its text, not a key.
+    _Any,
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
+    max_output=0,
+)

@@ -23,8 +23,17 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.answers.output import _jsonable
 from burgee.runtime.answers.sanitize import _redact_text
-from burgee.runtime.commandline.flags import _either
-from burgee.runtime.commandline.wording import (
+from burgee.runtime.core.context import (
+    _SECRETS,
+    _UNANSWERED,
+    _asked,
+    _jsonable_text,
+    _secret,
+)
+from burgee.runtime.core.errors import UsageError, _ActionRequired, _Explained, _Invalid
+from burgee.runtime.core.flags import _either
+from burgee.runtime.core.jsonread import _load_json, _same
+from burgee.runtime.core.wording import (
     _JSON_EXPECTED,
     _badly_sized,
     _choice_text,
@@ -36,22 +45,13 @@ from burgee.runtime.commandline.wording import (
     _unquoted,
     _wrong_count,
 )
-from burgee.runtime.execution.context import (
-    _SECRETS,
-    _UNANSWERED,
-    _asked,
-    _jsonable_text,
-    _secret,
-)
-from burgee.runtime.execution.errors import UsageError, _ActionRequired, _Explained, _Invalid
-from burgee.runtime.execution.jsonread import _load_json, _same
 
 if TYPE_CHECKING:
     import enum
     from collections.abc import Callable
     from typing import TypeVar
 
-    from burgee.runtime.execution.context import Context
+    from burgee.runtime.core.context import Context
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
@@ -328,12 +328,15 @@ def _confirmation(
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
             steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            context = call.context
             raise _ActionRequired(
-                "confirm", message, steps, call.context.json, call.context._environ
+                "confirm", message, steps, context.json, context._program.name, context._environ
             )
         # NOTE: the person said no: final, so no line runs it past them (`--yes`).
         message = "not confirmed: the person declined; nothing ran"
-        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
+        context = call.context
+        name = context._program.name
+        raise _ActionRequired("declined", message, [], context.json, name, context._environ)
 
     return confirm
 

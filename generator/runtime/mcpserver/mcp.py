@@ -10,32 +10,17 @@ byte the `--json` envelope.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.answers.output import _stdin_apart
-from burgee.runtime.execution.errors import (
-    _exit_code,
-    _here,
-    _on_sigint,
-    _on_sigterm,
-    _Terminated,
-)
-from burgee.runtime.execution.execute import _debugging
-from burgee.runtime.execution.sources import _config_file
 from burgee.runtime.mcpserver.mcp_ask import _handed_back
 from burgee.runtime.mcpserver.mcp_call import _DUPLICATE, _McpCalls
-from burgee.runtime.mcpserver.mcp_http import _serve_http
 from burgee.runtime.mcpserver.mcp_io import (
     _MCP_BATCHES,
     _MCP_LEGACY,
     _MCP_META,
     _MCP_MODERN,
-    _mcp_help,
     _McpError,
-    _McpOptions,
-    _print_config,
 )
 from burgee.runtime.mcpserver.mcp_methods import (
     _mcp_discover,
@@ -43,12 +28,9 @@ from burgee.runtime.mcpserver.mcp_methods import (
     _mcp_ping,
     _mcp_tools_list,
 )
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from burgee.runtime.commandline.argv import _Invocation
 
 
 class _McpServer(_McpCalls):
@@ -60,7 +42,7 @@ class _McpServer(_McpCalls):
             try:
                 self.handle(line)
             except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
                 self.fail("null", -32603, "Internal error")
 
     def handle(self, line: bytes) -> None:
@@ -104,7 +86,7 @@ class _McpServer(_McpCalls):
                 try:
                     self.message(message)
                 except Exception as error:  # noqa: BLE001 (the other calls still answer)
-                    sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                    sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
                     self.fail("null", -32603, "Internal error")
         finally:
             with self.lock:
@@ -165,7 +147,7 @@ class _McpServer(_McpCalls):
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method) or PROGRAM.mcp_extra.get(method)
+        handler = _MCP_METHODS.get(method) or self.program.mcp_extra.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -205,62 +187,3 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
     "tools/list": _mcp_tools_list,
     "tools/call": _McpServer.call,
 }
-
-
-def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) -> list[str]:
-    """The tool-wide flags given with `--mcp` that every call reads, as a client must repeat
-    them; a path made absolute (from `--cwd`, where the server reads it), since a client starts
-    the server from a folder of its own."""
-    base = os.path.abspath(cwd or os.curdir)
-    words: list[str] = []
-    if config is not None:
-        path = os.path.join(base, config)
-        # NOTE: checked now, as `--cwd` is: a registration whose every call would fail is refused.
-        _config_file(path, config)
-        words += ["--config", path]
-    if invocation.max_output is not None:
-        words += ["--max-output", str(invocation.max_output)]
-    if invocation.spill_dir is not None:
-        words += ["--spill-dir", os.path.join(base, invocation.spill_dir)]
-    if invocation.debug:
-        words.append("--debug")
-    return words
-
-
-def _serve_mcp(invocation: _Invocation) -> int:
-    """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
-    options = _McpOptions(invocation.rest, invocation.print_config)
-    if options.help:
-        return _mcp_help()
-    config = invocation.config()
-    if options.print_config:
-        return _print_config(options, tuple(_served_flags(invocation, config, options.cwd)))
-
-    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
-        server = _McpServer(debug, shared)
-        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
-        server.config = config
-        return server
-
-    if options.cwd:
-        os.chdir(options.cwd)
-        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
-    # NOTE: a handler that reads standard input finds it empty, never the requests.
-    requests = _stdin_apart()
-    if options.http is not None:
-        requests.close()
-        return _serve_http(options, _debugging(invocation.debug), make)
-    server = make(_debugging(invocation.debug))
-    _on_sigterm()
-    _on_sigint()
-    try:
-        return server.serve(requests)
-    except (KeyboardInterrupt, _Terminated) as error:
-        server.stop()
-        if server.relaying:
-            # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
-            # wait for that read's lock (and abort); nothing is left to flush but stderr.
-            sys.stderr.flush()
-            kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
-            os._exit(_exit_code(kind))
-        raise

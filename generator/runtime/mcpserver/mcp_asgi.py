@@ -31,7 +31,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _Stdout
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE, _debugging
 from burgee.runtime.mcpserver.mcp import _McpServer
 from burgee.runtime.mcpserver.mcp_endpoint import (
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from burgee.runtime.mcpserver.mcp_endpoint import _Answer
+    from burgee.runtime.program import Program
 
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
@@ -67,16 +68,17 @@ _ASGI: list[Any] = []
 async def asgi(
     scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
 ) -> None:
-    """The MCP endpoint as an ASGI 3 application (`uvicorn tool:asgi`)."""
-    await _asgi_serve(scope, receive, send)
+    """The MCP endpoint as an ASGI 3 application (`uvicorn tool:asgi`). Where a run starts:
+    the program (the generated file's `PROGRAM`) is read here and given to the rest."""
+    await _asgi_serve(scope, receive, send, PROGRAM)
 
 
-def _asgi_settings() -> _Settings:
-    """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
+def _asgi_settings(program: Program) -> _Settings:
+    """The endpoint's settings (serving `program`) from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
     separated by commas; `*` for any host), `<TOOL>_MCP_PATH`."""
     env = os.environ
-    prefix = _mcp_env()
+    prefix = _mcp_env(program)
     named = {
         name: env.get(prefix + name, "").strip()
         for name in ("TOKEN", "TOKEN_FILE", "ALLOW_HOST", "ALLOW_ORIGIN", "PATH")
@@ -97,13 +99,18 @@ def _asgi_settings() -> _Settings:
     return _Settings(path, token or None, hosts, origins)
 
 
-def _asgi_endpoint() -> _Endpoint:
+def _asgi_endpoint(program: Program) -> _Endpoint:
     """The process's endpoint, made by the first request (or at start-up); UsageError when
     its settings are wrong (every request then answers 500 saying so). On the event loop's
     thread: no two make it at once."""
     if not _ASGI:
         try:
-            _ASGI.append(_Endpoint(_asgi_settings(), _debugging(False), _asgi_make, _AsgiBase()))
+            settings, debug = _asgi_settings(program), _debugging(False, program)
+
+            def make(debug: bool, shared: Any = None) -> Any:
+                return _asgi_make(program, debug, shared)
+
+            _ASGI.append(_Endpoint(settings, debug, make, _AsgiBase(), program))
         except UsageError as error:
             _ASGI.append(error)
     found = _ASGI[0]
@@ -117,16 +124,14 @@ def _asgi_endpoint() -> _Endpoint:
 _ASGI_POOL: list[Any] = []
 
 
-def _asgi_pool() -> Any:
+def _asgi_pool(name: str) -> Any:
     """The threads the messages run on: as many as the requests served at once, and a few
     for those refused (`asyncio`'s default pool has a handful, and a long call holds one).
     Made on first use, on the event loop's thread."""
     if not _ASGI_POOL:
         from concurrent.futures import ThreadPoolExecutor
 
-        _ASGI_POOL.append(
-            ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM.name}-mcp")
-        )
+        _ASGI_POOL.append(ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{name}-mcp"))
     return _ASGI_POOL[0]
 
 
@@ -142,13 +147,16 @@ class _AsgiBase:
         sys.stdout = self.stdout
 
 
-def _asgi_make(debug: bool, shared: Any = None) -> Any:
+def _asgi_make(program: Program, debug: bool, shared: Any = None) -> Any:
     """One server of the endpoint: a session's or a 2026-07-28 request's."""
-    return _McpServer(debug, shared)
+    return _McpServer(program, debug, shared)
 
 
 async def _asgi_serve(
-    scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+    scope: dict[str, Any],
+    receive: Callable[..., Any],
+    send: Callable[..., Any],
+    program: Program,
 ) -> None:
     """Answer one ASGI connection scope: `http` requests, and `lifespan` (the endpoint is
     made at start-up; at shutdown, the calls still running are cancelled, as on SIGTERM)."""
@@ -160,23 +168,27 @@ async def _asgi_serve(
             message = await receive()
             if message["type"] == "lifespan.startup":
                 try:
-                    _asgi_endpoint()
+                    _asgi_endpoint(program)
                 except UsageError as error:
-                    failed = {"type": "lifespan.startup.failed", "message": _asgi_problem(error)}
+                    failed = {
+                        "type": "lifespan.startup.failed",
+                        "message": _asgi_problem(error, program.name),
+                    }
                     await send(failed)
                     return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 if _ASGI and isinstance(_ASGI[0], _Endpoint):
-                    await loop.run_in_executor(_asgi_pool(), _ASGI[0].stop, _TIMEOUT_GRACE)
+                    pool = _asgi_pool(program.name)
+                    await loop.run_in_executor(pool, _ASGI[0].stop, _TIMEOUT_GRACE)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
     if scope["type"] != "http":
         return  # NOTE: a websocket is closed unanswered (the ASGI server refuses it)
     try:
-        endpoint = _asgi_endpoint()
+        endpoint = _asgi_endpoint(program)
     except UsageError as error:
-        problem = _asgi_problem(error)
+        problem = _asgi_problem(error, program.name)
         await _asgi_send(send, (500, _asgi_error(problem), {}), scope["method"])
         return
     headers: dict[str, list[str]] = {}
@@ -192,8 +204,8 @@ async def _asgi_serve(
         await _asgi_send(send, refused, scope["method"])
 
 
-def _asgi_problem(error: UsageError) -> str:
-    return f"{PROGRAM.name}: {error}"
+def _asgi_problem(error: UsageError, name: str) -> str:
+    return f"{name}: {error}"
 
 
 def _asgi_error(message: str) -> str:
@@ -284,7 +296,7 @@ async def _asgi_post(
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
-        running = loop.run_in_executor(_asgi_pool(), run)
+        running = loop.run_in_executor(_asgi_pool(endpoint.program.name), run)
         watching = None
         if routed.watch or routed.stream:
             watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))

@@ -27,17 +27,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _as_read
-from burgee.runtime.execution.context import _answer_flags, _rerun_line
-from burgee.runtime.execution.errors import _ActionRequired, _AfterRun
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.context import _answer_flags, _rerun_line
+from burgee.runtime.core.errors import _ActionRequired, _AfterRun
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.values import _confirmation
 from burgee.runtime.mcpserver.mcp_io import _MCP_BATCHES, _MCP_META
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
     from burgee.runtime.execution.values import _Call
 
 #: The session-era versions without elicitation (it came in 2025-06-18).
@@ -79,7 +78,7 @@ class _InputRequired(BaseException):
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
-        info = {"name": PROGRAM.name, "version": PROGRAM.version}
+        info = {"name": server.program.name, "version": server.program.version}
         text: str = server.dumps(
             {
                 "resultType": "input_required",
@@ -119,7 +118,7 @@ def _asking(
     context = request.context
     given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(
-        path, [], given, _answer_flags({}, more), server.config
+        context._program, path, [], given, _answer_flags(context._program, {}, more), server.config
     )
     if modern:
         meta = params.get("_meta") or {}
@@ -142,7 +141,9 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
+            lambda flags: _rerun_line(
+                context._program, context.command, [], given, flags, server.config
+            ),
         )
 
 
@@ -205,7 +206,9 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             if time.monotonic() > until or (stream is not None and not stream.alive()):
                 break
         if request.cancelled or context.cancelled.is_set():
-            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+            raise _ActionRequired(
+                "cancelled", f"{message} (cancelled)", [], True, context._program.name
+            )
         if not slot and not server.gone:
             # NOTE: nobody said no, so this is not the person's cancel; but a person was
             # asked, so no line answers in their place either.
@@ -213,7 +216,13 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
                 said = "no answer can come: the client's stream closed"
             else:
                 said = f"no answer came within {_span(_ASK_SECONDS)}"
-            raise _ActionRequired("unanswered", f"{message} ({said}; nothing more ran)", [], True)
+            raise _ActionRequired(
+                "unanswered",
+                f"{message} ({said}; nothing more ran)",
+                [],
+                True,
+                context._program.name,
+            )
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:

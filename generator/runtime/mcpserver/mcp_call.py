@@ -23,20 +23,19 @@ from burgee.runtime.answers.deliver import (
 )
 from burgee.runtime.answers.output import _finite, _jsonable
 from burgee.runtime.answers.sanitize import _neutralise, _quarantine, _quarantined
-from burgee.runtime.execution.context import _LOG_LEVELS, Context
-from burgee.runtime.execution.errors import _from_ctrl_c, _success, _Terminated
+from burgee.runtime.core.context import _LOG_LEVELS, Context
+from burgee.runtime.core.errors import _from_ctrl_c, _success, _Terminated
+from burgee.runtime.core.kinds import _Float
 from burgee.runtime.execution.execute import _as_error, _execute
-from burgee.runtime.execution.kinds import _Float
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call
 from burgee.runtime.mcpserver.mcp_ask import _asking, _confirming, _InputRequired
 from burgee.runtime.mcpserver.mcp_io import _MCP_META, _arguments, _McpError
 from burgee.runtime.mcpserver.mcp_wire import _McpWire
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
 
 
 #: The error of a request whose id is already in flight.
@@ -101,7 +100,7 @@ class _McpCalls(_McpWire):
                 payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
         if request is not None and request.quarantine:
             payload = _quarantined(payload)
-        logger = request.context.command if request is not None else PROGRAM.name
+        logger = request.context.command if request is not None else self.program.name
         params = {"level": level, "logger": logger, "data": payload}
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
         with self.lock:
@@ -116,7 +115,7 @@ class _McpCalls(_McpWire):
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = PROGRAM.mcp_names.get(name)
+        entry = self.program.mcp_names.get(name)
         if entry is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
         arguments = _arguments(params)
@@ -126,14 +125,14 @@ class _McpCalls(_McpWire):
             token = meta.get("progressToken")
             if isinstance(token, bool) or not isinstance(token, (str, int)):
                 token = None
-        command = _command(entry[0])
+        command = _command(self.program, entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
-        context = Context(entry[0], True)
+        context = Context(entry[0], True, self.program)
         if self.debug:
             context._verbose = True
         request = _Request(self, ident, context, token, command)
         context._report = _no_progress if token is None else request.report
-        if "logging/setLevel" in PROGRAM.mcp_extra:
+        if "logging/setLevel" in self.program.mcp_extra:
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
@@ -207,15 +206,16 @@ class _McpCalls(_McpWire):
         self.stdout.buffers[thread] = printed
         context = request.context
         try:
-            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            sources = _Sources(context.command, self.program, self.config, True)
+            call = _Call(arguments, "json", context, sources)
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
-            call.bound = _output_limit(None, self.limit, True)
+            call.bound = _output_limit(context._program, None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
-                _execute(command, call), command, True, self.limit, self.spill_dir
+                _execute(command, call), command, context._program, True, self.limit, self.spill_dir
             )
         except (KeyboardInterrupt, _Terminated) as error:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
@@ -226,14 +226,20 @@ class _McpCalls(_McpWire):
                     self.inflight.pop(request.key, None)
                 raise
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug, self.program), True),
+                None,
+                context._program,
+                True,
             )
         except _InputRequired as asked:
             asked.answer(self, request)
             return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug, self.program), True),
+                None,
+                context._program,
+                True,
             )
         finally:
             context.close()
@@ -242,7 +248,7 @@ class _McpCalls(_McpWire):
         answer: str | list[str]
         try:
             string = self.codec.string
-            media = PROGRAM.media[1](envelope) if PROGRAM.media else None
+            media = self.program.media[1](envelope) if self.program.media else None
             if media is not None:
                 # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
@@ -253,7 +259,9 @@ class _McpCalls(_McpWire):
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
                 said: dict[str, Any] = _success("".join(printed))
-                said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
+                said = _delivered(
+                    said, command, context._program, True, self.limit, self.spill_dir
+                )[0]
                 parts.append('},{"type":"text","text":' + string(said["data"]))
             parts.append("}")
             # NOTE: media's base64 is a part of its own, in the content item and in

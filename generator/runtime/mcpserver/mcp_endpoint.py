@@ -42,6 +42,8 @@ from burgee.runtime.mcpserver.mcp_io import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from burgee.runtime.program import Program
+
     #: An answer: status, JSON body (or ""), headers.
     _Answer = tuple[int, str | list[str], dict[str, str]]
 
@@ -129,14 +131,21 @@ class _Settings:
 
 
 class _Endpoint:
-    """The endpoint's state: the sessions, the servers answering now, the places for requests;
-    `make(debug, stateless)` builds the server of a session or of one 2026-07-28 request."""
+    """The endpoint's state (serving `program`): the sessions, the servers answering now, the
+    places for requests; `make(debug, stateless)` builds the server of a session or of one
+    2026-07-28 request."""
 
     def __init__(
-        self, settings: _Settings, debug: bool, make: Callable[..., Any], stateless: Any
+        self,
+        settings: _Settings,
+        debug: bool,
+        make: Callable[..., Any],
+        stateless: Any,
+        program: Program,
     ) -> None:
         import threading
 
+        self.program = program
         self.settings = settings
         self.debug = debug
         self.make = make
@@ -326,7 +335,7 @@ class _Exchange:
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
-            served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
+            served = f"see --allow-host, or {_mcp_env(self.endpoint.program)}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
         origins = fields.get("origin")
         if origins:

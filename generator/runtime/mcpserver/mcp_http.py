@@ -28,7 +28,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcpserver.mcp_endpoint import (
     _HTTP_WORKERS,
@@ -48,7 +48,6 @@ from burgee.runtime.mcpserver.mcp_io import (
     _wire_size,
     _wire_slices,
 )
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import threading
@@ -56,6 +55,7 @@ if TYPE_CHECKING:
 
     from burgee.runtime.mcpserver.mcp_endpoint import _Answer
     from burgee.runtime.mcpserver.mcp_io import _McpOptions
+    from burgee.runtime.program import Program
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
@@ -71,8 +71,10 @@ _HTTP_LINE = 65536
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "OPTIONS", "DELETE"))
 
 
-def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
-    """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
+def _serve_http(
+    options: _McpOptions, debug: bool, make: Callable[..., Any], program: Program
+) -> int:
+    """Serve `program` over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
     import signal
 
     assert options.http is not None
@@ -90,11 +92,11 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         hosts.add(host.lower())
     if not loopback and token is None:
         sys.stderr.write(
-            f"{PROGRAM.name}: warning: serving MCP on {host} without a token (--token-env,"
+            f"{program.name}: warning: serving MCP on {host} without a token (--token-env,"
             " --token-file): anyone who can reach the port can call every tool\n"
         )
     settings = _Settings(options.path, token, hosts, set(options.allow_origins))
-    endpoint = _Endpoint(settings, debug, make, _stateless(make, debug))
+    endpoint = _Endpoint(settings, debug, make, _stateless(make, debug), program)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -102,14 +104,14 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     # NOTE: before the address is announced: whoever reads it may stop the server at once.
     signal.signal(signal.SIGTERM, stop)
     try:
-        httpd = _server_class(host, debug)((host, port), _handler_class(endpoint))
+        httpd = _server_class(host, debug, program.name)((host, port), _handler_class(endpoint))
     except OSError as error:
         raise UsageError(f"--http {options.http}: cannot listen ({error.strerror})") from None
     bound = httpd.server_address[1]
     where = f" on every address of this machine ({host})," if wildcard else ""
     try:
         sys.stderr.write(
-            f"{PROGRAM.name}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n"
+            f"{program.name}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n"
         )
         sys.stderr.flush()
         httpd.serve_forever(poll_interval=0.25)
@@ -117,7 +119,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         endpoint.stop(_TIMEOUT_GRACE)
     finally:
         httpd.server_close()
-    sys.stderr.write(f"{PROGRAM.name}: stopped\n")
+    sys.stderr.write(f"{program.name}: stopped\n")
     return 0
 
 
@@ -134,8 +136,8 @@ def _stateless(make: Callable[..., Any], debug: bool) -> Any:
     return stateless
 
 
-def _server_class(host: str, debug: bool) -> Any:
-    """The listening server: a thread for each connection."""
+def _server_class(host: str, debug: bool, name: str) -> Any:
+    """The listening server (of the tool `name`): a thread for each connection."""
     import http.server
     import socket
 
@@ -160,7 +162,7 @@ def _server_class(host: str, debug: bool) -> Any:
             error = sys.exc_info()[1]
             if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
                 return
-            sys.stderr.write(f"{PROGRAM.name}: mcp: a request failed: {error!r}\n")
+            sys.stderr.write(f"{name}: mcp: a request failed: {error!r}\n")
             if debug:
                 import traceback
 
@@ -276,7 +278,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
-                sys.stderr.write(f"{PROGRAM.name}: http: {format % args}\n")
+                sys.stderr.write(f"{endpoint.program.name}: http: {format % args}\n")
 
         def send_error(
             self, code: int, message: str | None = None, explain: str | None = None

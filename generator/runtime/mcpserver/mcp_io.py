@@ -16,7 +16,7 @@ prompt's arguments); `_McpOptions` (what follows `--mcp`: `--print-config --clie
 `--help`: `_MCP_HELP`/`_mcp_help`), `_read_token` (a token from a variable or a file, read once;
 each problem a usage error), `_endpoint_path`/`_origin` (the values of
 `--path`/`--allow-origin`, the ASGI variables too), `_mcp_env()` (the `<TOOL>_MCP_` prefix of
-the ASGI application's variables, from `PROGRAM.debug_env`), `_print_config` (each client's
+the ASGI application's variables, from `Program.debug_env`), `_print_config` (each client's
 shape, Codex's TOML; the server started as `_invoked_as()` says, a script as `python -m` runs
 a module, from its `.pyc`: `_cached_start`), `_http_address` and `_url`
 (the endpoint's URL, loopback for a wildcard address, `--path` its path).
@@ -29,12 +29,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _dumps
-from burgee.runtime.execution.errors import UsageError, _command_line, _invoked_as
-from burgee.runtime.execution.jsonread import _json_scanner, _load_json, _refused_member
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.core.errors import UsageError, _command_line, _invoked_as
+from burgee.runtime.core.jsonread import _json_scanner, _load_json, _refused_member
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+
+    from burgee.runtime.program import Program
 
 #: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"
@@ -45,10 +46,10 @@ _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
 
 
-def _mcp_env() -> str:
+def _mcp_env(program: Program) -> str:
     """The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
     the tool's own, as in its `*_DEBUG`."""
-    return PROGRAM.debug_env[: -len("DEBUG")] + "MCP_"
+    return program.debug_env[: -len("DEBUG")] + "MCP_"
 
 
 def _wire(text: str) -> bytes:
@@ -170,13 +171,14 @@ class _McpError(Exception):
         self.data = data
 
 
-def _read_line(readline: Callable[[], bytes]) -> bytes:
-    """The next line of stdin; a stdin that fails (a terminal gone, a closed descriptor) ends
-    the input like an end of file, whichever thread was reading it."""
+def _read_line(readline: Callable[[], bytes], name: str) -> bytes:
+    """The next line of stdin (of the tool `name`'s server); a stdin that fails (a terminal
+    gone, a closed descriptor) ends the input like an end of file, whichever thread was reading
+    it."""
     try:
         return readline()
     except (OSError, ValueError) as error:
-        sys.stderr.write(f"{PROGRAM.name}: mcp: cannot read stdin ({error}); stopping\n")
+        sys.stderr.write(f"{name}: mcp: cannot read stdin ({error}); stopping\n")
         return b""
 
 
@@ -242,7 +244,7 @@ class _McpOptions:
     `--allow-host NAME`, `--allow-origin ORIGIN`, `--help`. Not tool-wide flags: a command may
     have options of these names."""
 
-    def __init__(self, rest: list[str], print_config: bool) -> None:
+    def __init__(self, rest: list[str], print_config: bool, name: str) -> None:
         self.print_config = print_config
         self.help = False
         self.client: str | None = None
@@ -266,7 +268,8 @@ class _McpOptions:
             name, has_value, value = token.partition("=")
             if name not in _MCP_VALUED:
                 raise UsageError(
-                    f"unexpected {token!r} with --mcp", hint=_command_line("--mcp --help")
+                    f"unexpected {token!r} with --mcp",
+                    hint=_command_line("--mcp --help", name),
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
@@ -311,12 +314,15 @@ class _McpOptions:
             raise UsageError(
                 "--client and --env go with --print-config",
                 hint=_command_line(
-                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE"
+                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE",
+                    name,
                 ),
             )
         alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
         if self.http is None and alone is not None:
-            raise UsageError(f"{alone} goes with --http", hint=_command_line("--mcp --http 8000"))
+            raise UsageError(
+                f"{alone} goes with --http", hint=_command_line("--mcp --http 8000", name)
+            )
         if self.token_env is not None and self.token_file is not None:
             raise UsageError("--token-env and --token-file: give one of them")
 
@@ -385,8 +391,8 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
-def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
-    """Print the configuration that starts this tool as an MCP server, in the shape the client
+def _print_config(options: _McpOptions, flags: tuple[str, ...], program: Program) -> int:
+    """Print the configuration that starts `program` as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
@@ -406,7 +412,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
             server = {"type": "http", **server}
         # NOTE: a client's configuration reads a token from its environment, never from a
         # file: with --token-file, the variable the ASGI application reads is named.
-        named = options.token_env or (_mcp_env() + "TOKEN" if options.token_file else None)
+        named = options.token_env or (_mcp_env(program) + "TOKEN" if options.token_file else None)
         if named:
             if client == "codex":
                 server["bearer_token_env_var"] = named
@@ -415,7 +421,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
             if options.token_file:
                 sys.stderr.write(
-                    f"{PROGRAM.name}: note: set {named}, where the client runs, to the token in"
+                    f"{program.name}: note: set {named}, where the client runs, to the token in"
                     f" {options.token_file}\n"
                 )
     else:
@@ -436,9 +442,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     if options.env:
         server["env"] = dict(options.env)
     if client == "codex":
-        sys.stdout.write(_codex_toml(PROGRAM.name, server))
+        sys.stdout.write(_codex_toml(program.name, server))
         return 0
-    sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
+    sys.stdout.write(json.dumps({top: {program.name: server}}, indent=2) + "\n")
     return 0
 
 
@@ -513,10 +519,11 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
-def _mcp_help() -> int:
-    """`--mcp --help`."""
+def _mcp_help(program: Program) -> int:
+    """`--mcp --help` of `program`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
     names = ", ".join(_CLIENTS)
-    text = _MCP_HELP.format(program=PROGRAM.name, module=module, prefix=_mcp_env(), clients=names)
+    prefix = _mcp_env(program)
+    text = _MCP_HELP.format(program=program.name, module=module, prefix=prefix, clients=names)
     sys.stdout.write(text)
     return 0

@@ -22,13 +22,14 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.errors import _exit_code
+from burgee.runtime.core.errors import _exit_code
 from burgee.runtime.mcpserver.mcp_io import _read_line
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import BinaryIO
+
+    from burgee.runtime.program import Program
 
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
 #: NOTE: not 5 ms, Python's GIL switch interval: a watchdog waking that often kept taking the
@@ -40,9 +41,11 @@ class _McpLoop:
     """stdin read by the main thread, or by the watchdog while a call holds the main thread;
     the worker threads that run calls when the main thread is busy."""
 
-    def __init__(self) -> None:
+    def __init__(self, program: Program) -> None:
         import _thread
 
+        #: The program the server serves: what its calls and answers read of it.
+        self.program = program
         #: Serializes writes to stdout and the state shared with the watchdog and the workers.
         self.lock = _thread.allocate_lock()
         #: The calls in flight by id (`mcp._Request`s): the server's; the loop waits for them.
@@ -97,7 +100,8 @@ class _McpLoop:
                 _thread.start_new_thread(self.watch, ())
             except RuntimeError as error:
                 sys.stderr.write(
-                    f"{PROGRAM.name}: mcp: no watchdog ({error}): a long call delays what follows\n"
+                    f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
+                    " follows\n"
                 )
 
     def serve(self, requests: BinaryIO) -> int:
@@ -108,7 +112,9 @@ class _McpLoop:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
             # call, and the watchdog sets `handed` before it clears `relaying`.
             line = (
-                _read_line(readline) if not self.relaying and self.handed is None else self.take()
+                _read_line(readline, self.program.name)
+                if not self.relaying and self.handed is None
+                else self.take()
             )
             if not line:
                 self.closed()
@@ -140,9 +146,11 @@ class _McpLoop:
         raising inside the interpreter's shutdown would only print a traceback and exit 0."""
         import _signal  # type: ignore[import-not-found, unused-ignore]
 
+        code = _exit_code("terminated", self.program)
+
         def end(number: int, frame: object) -> None:
             sys.stderr.flush()
-            os._exit(_exit_code("terminated"))
+            os._exit(code)
 
         try:
             _signal.signal(_signal.SIGTERM, end)
@@ -187,7 +195,7 @@ class _McpLoop:
         """Read stdin while the main thread is busy; hand the first line it can take back to it."""
         readline = self.readline
         while True:
-            line = _read_line(readline)
+            line = _read_line(readline, self.program.name)
             if not line:
                 self.closed()
             with self.lock:
@@ -223,7 +231,7 @@ class _McpLoop:
             try:
                 job()
             except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
-                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
             with self.lock:
                 if self.over:
                     return

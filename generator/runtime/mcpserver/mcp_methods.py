@@ -9,12 +9,14 @@ returns its result as JSON text, as every entry of `mcp._MCP_METHODS` does.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
+from burgee.runtime.core.embedded import _document
 from burgee.runtime.mcpserver.mcp_ask import _NO_ELICITATION
 from burgee.runtime.mcpserver.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
-from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from burgee.runtime.program import Program
 
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
@@ -27,9 +29,10 @@ _MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 # NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
 def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
-    info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
-    if PROGRAM.description:
-        info["description"] = PROGRAM.description
+    program = server.program
+    info: dict[str, Any] = {"name": program.name, "version": program.version}
+    if program.description:
+        info["description"] = program.description
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
     capabilities = params.get("capabilities")
     server.elicits = (
@@ -39,11 +42,11 @@ def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: boo
     )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
-        "capabilities": _capabilities(False),
+        "capabilities": _capabilities(False, program),
         "serverInfo": info,
     }
-    if PROGRAM.description:
-        result["instructions"] = PROGRAM.description
+    if program.description:
+        result["instructions"] = program.description
     text: str = server.dumps(result)
     return text
 
@@ -57,33 +60,34 @@ def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> 
 def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
+    program = server.program
     discover: dict[str, Any] = {
         "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
-        "capabilities": _capabilities(True),
+        "capabilities": _capabilities(True, program),
         **_MCP_CACHE,
     }
-    if PROGRAM.description:
-        discover["instructions"] = PROGRAM.description
+    if program.description:
+        discover["instructions"] = program.description
     text: str = server.complete(server.dumps(discover))
     return text
 
 
-def _capabilities(modern: bool) -> dict[str, Any]:
-    """Tools, and prompts, resources, completions and logging when the program has them."""
+def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
+    """Tools, and prompts, resources, completions and logging when `program` has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
-    if "prompts/list" in PROGRAM.mcp_extra:
+    if "prompts/list" in program.mcp_extra:
         found["prompts"] = {"listChanged": False}
-    if "resources/list" in PROGRAM.mcp_extra:
+    if "resources/list" in program.mcp_extra:
         found["resources"] = {"subscribe": False, "listChanged": False}
-    if "completion/complete" in PROGRAM.mcp_extra:
+    if "completion/complete" in program.mcp_extra:
         found["completions"] = {}
-    if "logging/setLevel" in PROGRAM.mcp_extra and not modern:
+    if "logging/setLevel" in program.mcp_extra and not modern:
         found["logging"] = {}
     return found
 
 
 def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools"))
+    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
 
 
 def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:

@@ -21,15 +21,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.answers.output import _descriptor, _Stdout
 from burgee.runtime.answers.sanitize import _redact, _redact_text
-from burgee.runtime.execution.context import _SECRETS
+from burgee.runtime.core.context import _SECRETS
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcpserver.mcp_ask import _nobody_answers
 from burgee.runtime.mcpserver.mcp_io import _MCP_META, _WIRE_SLICE, _Codec, _first, _wire_slices
 from burgee.runtime.mcpserver.mcp_loop import _McpLoop
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from burgee.runtime.program import Program
 
 
 def _parts(text: str | list[str]) -> list[str] | tuple[str]:
@@ -53,8 +54,8 @@ class _McpWire(_McpLoop):
     #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
     session: str | None = None
 
-    def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
-        _McpLoop.__init__(self)
+    def __init__(self, program: Program, debug: bool, shared: _McpWire | None = None) -> None:
+        _McpLoop.__init__(self, program)
         self.codec = _Codec()
         self.debug = debug
         self.out: int
@@ -190,7 +191,7 @@ class _McpWire(_McpLoop):
     def complete(self, result: str, meta: str = "") -> str:
         """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
         of it: `"key":value`)."""
-        info = self.dumps({"name": PROGRAM.name, "version": PROGRAM.version})
+        info = self.dumps({"name": self.program.name, "version": self.program.version})
         more = "," + meta if meta else ""
         stamp = (
             '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1173: the first handler from handlers.py
-#     line 1253: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12592: the tables (commands, groups, errors, result shapes)
+#     line 1174: the first handler from handlers.py
+#     line 1254: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12760: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         _callbacks: list[Callable[[], object]]
         _environ: list[str]
         _on_cancel: list[Callable[[], object]]
+        _program: Program
         command: str
         json: bool
         program: str
@@ -71,7 +72,7 @@ if TYPE_CHECKING:
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
-        def __init__(self, command: str, json: bool) -> None: ...
+        def __init__(self, command: str, json: bool, program: Program) -> None: ...
 
         def _given(self, name: str) -> str | None: ...
 
@@ -211,7 +212,7 @@ if TYPE_CHECKING:
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
-        complete_values: Callable[[list[str]], list[str]]
+        complete_values: Callable[[list[str], Program], list[str]]
 
         def __init__(
             self,
@@ -249,7 +250,7 @@ if TYPE_CHECKING:
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
-            complete_values: Callable[[list[str]], list[str]],
+            complete_values: Callable[[list[str], Program], list[str]],
         ) -> None: ...
 
         def __setattr__(self, name: str, value: object) -> None: ...
@@ -1273,7 +1274,7 @@ if TYPE_CHECKING:
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
-# -- module: burgee.runtime.execution.errors
+# -- module: burgee.runtime.core.errors
 #: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
 #: move their codes (`program(exit_codes=...)`): `_exit_code`, `_builtin_errors`. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
@@ -1305,14 +1306,22 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
 }
 
 
-def _exit_code(kind: str) -> int:
-    """The exit code of a built-in kind, with the code the program moved it to, if it did."""
-    return PROGRAM.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
+def _exit_code(kind: str, program: Program) -> int:
+    """The exit code of a built-in kind, with the code `program` moved it to, if it did."""
+    return program.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
 
 
-def _builtin_errors() -> dict[str, tuple[int, str]]:
-    """`BUILTIN_ERRORS` with the program's moved codes in place of burgee's."""
-    return {kind: (_exit_code(kind), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+def _builtin_errors(program: Program) -> dict[str, tuple[int, str]]:
+    """`BUILTIN_ERRORS` with `program`'s moved codes in place of burgee's."""
+    return {kind: (_exit_code(kind, program), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+
+
+def _exit_code_of(error: CommandError, program: Program) -> int:
+    """The code `program` exits with for `error`: its class's own, or its built-in kind's,
+    moved where the program moved it."""
+    if isinstance(getattr(type(error), "exit_code", None), property):
+        return _exit_code(error.kind if error.kind in BUILTIN_ERRORS else "internal", program)
+    return error.exit_code
 
 
 #: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
@@ -1330,9 +1339,9 @@ class CommandError(Exception):
 
     @property
     def exit_code(self) -> int:
-        """The built-in kind's code, the program's when it moved it (a declared error's class
-        sets its own)."""
-        return _exit_code(self.kind if self.kind in BUILTIN_ERRORS else "internal")
+        """The built-in kind's code, burgee's (a declared error's class sets its own; the code
+        a program moved it to is `_exit_code_of`'s, where the tool answers)."""
+        return BUILTIN_ERRORS[self.kind if self.kind in BUILTIN_ERRORS else "internal"][0]
 
     def __init__(
         self,
@@ -1375,10 +1384,10 @@ class _ShowHelp(UsageError):
     """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
     0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, name: str) -> None:
         super().__init__(
-            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
-            hint=_run_hint(f"{command} --help".lstrip()),
+            f"{command or name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip(), name),
         )
         self.command = command
 
@@ -1483,6 +1492,7 @@ class _ActionRequired(CommandError):
         message: str,
         steps: Sequence[dict[str, str] | str],
         json: bool,
+        name: str,
         environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
@@ -1492,11 +1502,11 @@ class _ActionRequired(CommandError):
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
-            if line.split(" ", 1)[0] == PROGRAM.name:
-                line = line[len(PROGRAM.name) :].lstrip()
+            if line.split(" ", 1)[0] == name:
+                line = line[len(name) :].lstrip()
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            line = _command_line(line, here=True)
+            line = _command_line(line, name, here=True)
             needs = _needs(line, environ)
             when = step.get("when", "")
             if needs:
@@ -1613,22 +1623,22 @@ class _Placed(str):
     what = ""
 
 
-def _variable(name: str, infix: str = "", command: str = "") -> str:
+def _variable(name: str, program: Program, infix: str = "", command: str = "") -> str:
     """The shell variable a line holds in the place of the secret `name`: its option's env var
     when one has it (the line's `command`'s first: same-named options of two commands may read
     two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
-    rows = PROGRAM.commands
+    rows = program.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
         for option, _, _, _, settings in row[3]:
             env = dict(settings).get("env") if option == name else None
             if isinstance(env, str) and env and not infix:
                 return env
-    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    prefix = program.debug_env[: -len("DEBUG")]
     return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
 
 
-def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+def _written(words: Sequence[str], secrets: dict[str, str], program: Program) -> str:
     """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
     JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
     `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
@@ -1649,7 +1659,7 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
             " ".join(words[start:end])
             for start in range(len(words))
             for end in range(start + 1, len(words) + 1)
-            if " ".join(words[start:end]) in PROGRAM.commands
+            if " ".join(words[start:end]) in program.commands
         ),
         key=len,
         default="",
@@ -1668,7 +1678,7 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
         for at, piece in enumerate(pieces):
             if at % 2:
                 name = values[piece]
-                variable = _variable(name, command=command)
+                variable = _variable(name, program, command=command)
                 _PLACED[variable] = f"the secret {name}"
                 written.append(f'"${variable}"')
             elif piece:
@@ -1677,7 +1687,9 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
     return " ".join(parts)
 
 
-def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+def _unsecret(
+    step: dict[str, str] | str, secrets: dict[str, str], program: Program
+) -> dict[str, str] | str:
     """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
     written as `_written` writes one; a line a shell cannot read is left to redaction."""
     line = step if isinstance(step, str) else step.get("command", "")
@@ -1686,7 +1698,7 @@ def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, 
     import shlex
 
     try:
-        line = _written(shlex.split(line), secrets)
+        line = _written(shlex.split(line), secrets, program)
     except ValueError:
         return step
     return line if isinstance(step, str) else {**step, "command": line}
@@ -1695,23 +1707,24 @@ def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, 
 # ---- burgee: end of confirm ----
 
 
-def _command_line(words: str, here: bool = False) -> str:
+def _command_line(words: str, name: str, here: bool = False) -> str:
     """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    shell runs from any folder: `_invoked_as()` (else the tool's `name`) before them; `here`
     (a line that runs a command, whose relative paths, config file and handler's folder are
     this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
     import shlex
 
     started = _invoked_as()
-    prefix = shlex.join(started or [PROGRAM.name])
+    prefix = shlex.join(started or [name])
     if here and started and _FOLDER:
         prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
-def _run_hint(words: str) -> str:
-    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
-    return f"run {_cited(_command_line(words))}"
+def _run_hint(words: str, name: str) -> str:
+    """A hint to run the tool `name` with `words` (after its name), as `_command_line` spells
+    it."""
+    return f"run {_cited(_command_line(words, name))}"
 
 
 def _cited(line: str) -> str:
@@ -1775,7 +1788,7 @@ def _failure(error: CommandError) -> dict[str, Any]:
     return {"ok": False, "error": body}
 
 
-# -- module: burgee.runtime.execution.context
+# -- module: burgee.runtime.core.context
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
 #: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
 #: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
@@ -1862,8 +1875,11 @@ class Context:
     #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
     _rerun: Callable[[dict[str, str]], str] | None = None
 
-    def __init__(self, command: str, json: bool) -> None:
-        self.program: str = PROGRAM.name
+    def __init__(self, command: str, json: bool, program: Program) -> None:
+        #: The program the call is of: what the runtime reads of it goes through here.
+        self._program = program
+        #: Its name (a handler's `ctx.program`).
+        self.program: str = program.name
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
@@ -1916,7 +1932,7 @@ class Context:
         if _LOG_LEVELS.index(level) < 3 and not self._verbose:
             return
         extra = "".join(f" {key}={value!r}" for key, value in data.items())
-        sys.stderr.write(f"{PROGRAM.name}: {level}: {message}{extra}\n")
+        sys.stderr.write(f"{self._program.name}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -1941,13 +1957,14 @@ class Context:
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
-        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+        program = self._program
+        steps = [_unsecret(step, _SECRETS, program) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, program.name, self._environ)
 
     def show_help(self) -> NoReturn:
         """Stop, and show the command's help instead of an answer: on the command line, as
         `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
-        raise _ShowHelp(self.command)
+        raise _ShowHelp(self.command, self._program.name)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -2019,7 +2036,7 @@ class Context:
                 callback()
             except (Exception, SystemExit) as error:  # noqa: BLE001
                 # NOTE: a cleanup that fails must not hide the command's own result.
-                sys.stderr.write(f"{PROGRAM.name}: on_exit callback failed: {error!r}\n")
+                sys.stderr.write(f"{self._program.name}: on_exit callback failed: {error!r}\n")
 
 
 # ---- burgee: loaded on first use: timeout ----
@@ -2108,6 +2125,7 @@ def _answering(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         if answer is None:
@@ -2133,7 +2151,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
 
 
 def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
-    fields = _form_fields(form)
+    fields = _form_fields(form, context._program)
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
@@ -2152,6 +2170,7 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
@@ -2252,7 +2271,12 @@ def _ask_fields(
         else:
             ended, said = "cancelled", "the person cancelled the question"
         raise _ActionRequired(
-            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+            ended,
+            f"{message} ({said}: nothing more ran)",
+            [],
+            context.json,
+            context._program.name,
+            context._environ,
         )
     if not (context._person and _interactive()):
         return _UNANSWERED
@@ -2315,36 +2339,41 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
 
 
 def _rerun_line(
+    program: Program,
     path: str,
     rest: list[str],
     json_input: str | None,
     flags: list[str],
     config: str | None = None,
 ) -> str:
-    """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    """The command line of a call of `program` again (its words as given, or its JSON input) with
+    `flags` (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
     the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
-    words = [] if PROGRAM.root_mode == "alone" else path.split()
+    words = [] if program.root_mode == "alone" else path.split()
     if config is not None:
         words = ["--config", os.path.abspath(config), *words]
-    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS, program)
 
 
 def _answer_flags(
-    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+    program: Program,
+    answers: dict[str, str],
+    more: dict[str, str],
+    asked: set[str] | None = None,
 ) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
-    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    """`--answer` flags of a call of `program` that give `answers` and `more` (in place of
+    earlier ones); an answer to no question `asked` yet keeps its place, not its value
+    (`_Placed`)."""
     flags: list[str] = []
     for key, text in {**answers, **more}.items():
         if key in more or (asked is not None and key in asked):
             flags += ["--answer", f"{key}={text}"]
             continue
         word = _Placed(f"{key}=")
-        word.variable = _variable(key, "answer ")
+        word.variable = _variable(key, program, "answer ")
         word.what = f"your answer to {key}"
         flags += ["--answer", word]
     return flags
@@ -2573,9 +2602,9 @@ class Program:
     #: Each input of a command with `complete=`: path -> (name, flags, mode, convert, fn, arity);
     #: None in a tool that has no such input.
     completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
-    #: The values `complete=` functions offer for the last of the words (`complete._candidates`
-    #: in a tool that has such options; none in one that has not).
-    complete_values: Callable[[list[str]], list[str]]
+    #: The values `complete=` functions offer for the last of the words, in this program
+    #: (`complete._candidates` in a tool that has such options; none in one that has not).
+    complete_values: Callable[[list[str], Program], list[str]]
 
     def __init__(
         self,
@@ -2613,7 +2642,7 @@ class Program:
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
-        complete_values: Callable[[list[str]], list[str]],
+        complete_values: Callable[[list[str], Program], list[str]],
     ) -> None:
         facts = locals()
         for fact in Program.__slots__:
@@ -2629,7 +2658,7 @@ class Program:
         return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
 
 
-# -- module: burgee.runtime.commandline.flags
+# -- module: burgee.runtime.core.flags
 def _either(names: tuple[str, ...]) -> str:
     """`a`, `a or b`, `a, b or c`."""
     return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
@@ -2988,7 +3017,7 @@ def confirm_flags() -> frozenset[str]:
     return frozenset((flag.name, flag.short))
 
 
-# -- module: burgee.runtime.commandline.wording
+# -- module: burgee.runtime.core.wording
 def _show(value: object) -> str:
     """A value as a message shows it: its repr (but JSON's null, true and false: the tool
     speaks JSON), cut to 60 characters."""
@@ -3092,7 +3121,7 @@ def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | 
     return None
 
 
-# -- module: burgee.runtime.execution.jsonread
+# -- module: burgee.runtime.core.jsonread
 def _same(one: object, other: object) -> bool:
     """JSON equality, for the input schema's `enum`/`const` and the converters of choices
     alike: 1 equals 1.0, but true is not 1."""
@@ -3297,7 +3326,7 @@ def _finite_float(text: str) -> float:
     return value
 
 
-# -- module: burgee.runtime.execution.kinds
+# -- module: burgee.runtime.core.kinds
 def _plain_number(text: str) -> bool:
     """ASCII, without `_` or spaces around it (Python reads `1_000`, ` 80` and other scripts'
     digits; JSON does not)."""
@@ -3723,12 +3752,15 @@ def _confirmation(
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
             steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            context = call.context
             raise _ActionRequired(
-                "confirm", message, steps, call.context.json, call.context._environ
+                "confirm", message, steps, context.json, context._program.name, context._environ
             )
         # NOTE: the person said no: final, so no line runs it past them (`--yes`).
         message = "not confirmed: the person declined; nothing ran"
-        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
+        context = call.context
+        name = context._program.name
+        raise _ActionRequired("declined", message, [], context.json, name, context._environ)
 
     return confirm
 
@@ -3842,7 +3874,7 @@ def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
-# -- module: burgee.runtime.execution.fields
+# -- module: burgee.runtime.core.fields
 #: How a person or `--answer` says yes or no.
 _YES_NO = {
     **dict.fromkeys(("y", "yes", "true", "1"), True),
@@ -3906,13 +3938,13 @@ def _answer_text(value: object) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _form_fields(form: type) -> list[Any]:
-    """A form's fields as gen read them (the `forms` document), with the defaults the class
-    itself has (a dataclass's; an Enum member as its value)."""
+def _form_fields(form: type, program: Program) -> list[Any]:
+    """A form's fields as gen read them (`program`'s `forms` document), with the defaults the
+    class itself has (a dataclass's; an Enum member as its value)."""
     import json
 
     try:
-        read = json.loads(_document("forms"))[form.__name__]
+        read = json.loads(_document("forms", program))[form.__name__]
     except (KeyError, AttributeError):
         # NOTE: gen reads the calls in a command's own function (its Context parameter's).
         raise TypeError(
@@ -4061,8 +4093,9 @@ def _unjsonable_at(value: object, path: str = "result") -> str:
     return path
 
 
-def _conform(data: object, shape: Any, path: str = "result") -> str | None:
-    """What is wrong with normalised `data` for the declared type `shape`, or None.
+def _conform(data: object, shape: Any, records: dict[str, Any], path: str = "result") -> str | None:
+    """What is wrong with normalised `data` for the declared type `shape` (its records' fields
+    in `records`, the program's), or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
     ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
@@ -4073,14 +4106,14 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         return None if kind.check(data) else f"{path}: {_expected(kind.expected, data)}"
     form = shape[0]
     if form == "null":
-        return None if data is None else _conform(data, shape[1], path)
+        return None if data is None else _conform(data, shape[1], records, path)
     if form == "in":
         for choice in shape[1]:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
     if form == "union":
-        if any(_conform(data, member, path) is None for member in shape[1]):
+        if any(_conform(data, member, records, path) is None for member in shape[1]):
             return None
         wanted = " or ".join(member.expected for member in shape[1])
         return f"{path}: {_expected(wanted, data)}"
@@ -4091,7 +4124,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data)):
             return None  # NOTE: a list of a plain type, checked without a path for each item
         for index, item in enumerate(data):
-            problem = _conform(item, item_shape, f"{path}[{index}]")
+            problem = _conform(item, item_shape, records, f"{path}[{index}]")
             if problem:
                 return problem
         return None
@@ -4102,11 +4135,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data.values())):
             return None
         for key, item in data.items():
-            problem = _conform(item, item_shape, f"{path}.{key}")
+            problem = _conform(item, item_shape, records, f"{path}.{key}")
             if problem:
                 return problem
         return None
-    fields, required = PROGRAM.records[shape[1]]
+    fields, required = records[shape[1]]
     for key in required:
         if key not in data:
             return f"{path}: missing field {key!r}"
@@ -4116,7 +4149,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             return f"{path}: unexpected field {key!r}"
         if not isinstance(field, tuple) and field.check(item):
             continue  # NOTE: a plain field that passes: no path made for it
-        problem = _conform(item, field, f"{path}.{key}")
+        problem = _conform(item, field, records, f"{path}.{key}")
         if problem:
             return problem
     return None
@@ -4547,13 +4580,19 @@ class _Truncation:
     `dict[str, X]`: a record may not (see `_truncate_form`)."""
 
     def __init__(
-        self, ref: str | None, maps: frozenset[int] = frozenset(), shape: Any = None
+        self,
+        ref: str | None,
+        maps: frozenset[int] = frozenset(),
+        shape: Any = None,
+        records: dict[str, Any] | None = None,
     ) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
         self.maps = maps
-        self.shape = shape if _truncate_has_map(shape) else None
+        #: The program's records, by name: the fields of a `("record", name)` shape.
+        self.records = records or {}
+        self.shape = shape if _truncate_has_map(shape, self.records) else None
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.text_cap = self.item_cap = _TRUNCATE_NONE
@@ -4595,7 +4634,7 @@ class _Truncation:
         count = len(node)
         if not count:
             return 2
-        shapes = _truncate_inner(shape, "list")
+        shapes = _truncate_inner(shape, "list", self.records)
         if count <= self.item_cap:
             return self.measure_values(node, budget, shapes)
         from itertools import chain, islice
@@ -4622,7 +4661,9 @@ class _Truncation:
         if size > budget:
             return size
         values = map(node.__getitem__, keys)
-        return size + self.measure_values(values, budget - size, _truncate_fields(shape, keys))
+        return size + self.measure_values(
+            values, budget - size, _truncate_fields(shape, keys, self.records)
+        )
 
     def is_map(self, node: dict[str, Any], shape: Any) -> bool:
         """Whether `node` may lose entries as an array loses items."""
@@ -4711,7 +4752,7 @@ class _Truncation:
                 head, tail = _truncate_split_items(self.item_cap)
                 positions = [*range(head), *range(count - tail, count)]
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-            shapes = _truncate_inner(shape, "list")
+            shapes = _truncate_inner(shape, "list", self.records)
             kept = [
                 self.build(node[i], f"{path}[{i}]", None if shapes is None else next(shapes))
                 for i in positions
@@ -4727,7 +4768,7 @@ class _Truncation:
                 self.cuts.append({"path": path, "omitted": len(node) - len(kept_keys)})
                 keys = kept_keys
             quote = self.quote
-            fields = _truncate_fields(shape, keys)
+            fields = _truncate_fields(shape, keys, self.records)
             built = {
                 key: self.build(
                     node[key],
@@ -4759,25 +4800,27 @@ def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
     return shape if isinstance(shape, tuple) else None
 
 
-def _truncate_inner(shape: Any, form: str) -> Iterator[Any] | None:
+def _truncate_inner(shape: Any, form: str, records: dict[str, Any]) -> Iterator[Any] | None:
     """The types of the items of a list (`form` "list") or of the values of a map, when the
     container is of the type `shape` and they may hold a map; else None."""
     found = _truncate_form(shape)
-    if found is None or found[0] != form or not _truncate_has_map(found[1]):
+    if found is None or found[0] != form or not _truncate_has_map(found[1], records):
         return None
     from itertools import repeat
 
     return repeat(found[1])
 
 
-def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
+def _truncate_fields(
+    shape: Any, keys: Iterable[str], records: dict[str, Any]
+) -> Iterator[Any] | None:
     """The types of the values at `keys` of a dict of the type `shape` (a record's fields, a
     map's values), when one may hold a map; else None."""
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
-        return _truncate_inner(shape, "map")
-    fields = PROGRAM.records[found[1]][0]
-    return map(fields.get, keys) if _truncate_has_map(found) else None
+        return _truncate_inner(shape, "map", records)
+    fields = records[found[1]][0]
+    return map(fields.get, keys) if _truncate_has_map(found, records) else None
 
 
 def _truncate_kept(node: dict[str, Any], head: int, tail: int) -> list[str]:
@@ -4832,7 +4875,9 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
+def _truncate_has_map(
+    shape: Any, records: dict[str, Any], seen: frozenset[str] = frozenset()
+) -> bool:
     """Whether a return type holds a map anywhere (most hold none: their data is not walked)."""
     if not isinstance(shape, tuple):
         return False
@@ -4840,10 +4885,10 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     if form == "map":
         return True
     if form in ("null", "list"):
-        return _truncate_has_map(inner, seen)
+        return _truncate_has_map(inner, records, seen)
     if form == "record" and inner not in seen:
-        fields = PROGRAM.records[inner][0].values()
-        return any(_truncate_has_map(field, seen | {inner}) for field in fields)
+        fields = records[inner][0].values()
+        return any(_truncate_has_map(field, records, seen | {inner}) for field in fields)
     return False
 
 
@@ -4860,7 +4905,11 @@ def _truncate_dicts(data: Any, found: set[int]) -> None:
 
 
 def _truncate(
-    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+    envelope: dict[str, Any],
+    limit: int,
+    ref: str | None,
+    shape: Any = None,
+    records: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
@@ -4871,7 +4920,8 @@ def _truncate(
     a line ends if one is within a quarter of either piece (and 1,000 characters), with
     `_truncate_marker` in between (followed by a newline when the tail starts a line); long
     arrays keep their first (70%) and last items, at least one of each, with nothing put in
-    their place. With the command's return type `shape`, a map (`dict[str, X]`, which the
+    their place. With the command's return type `shape` (its records' fields in
+    `records`, the program's), a map (`dict[str, X]`, which the
     schema lets have any keys) is cut as an array is: its first (70%) and last entries stay, in
     order. Every other object (a record: a dataclass, a TypedDict, or data of no known type)
     keeps every key, and numbers, booleans and nulls are never changed, so the data still
@@ -4907,7 +4957,7 @@ def _truncate(
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data", shape=shape)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", shape=shape, records=records)
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -4955,10 +5005,11 @@ def _shrunk(
     path: str,
     maps: frozenset[int] = frozenset(),
     shape: Any = None,
+    records: dict[str, Any] | None = None,
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` (of the type `shape`) shrunk to `limit` characters of JSON (as `_truncate` does),
     with its cuts (their paths under `path`); None when it fits as it is."""
-    plan = _Truncation(ref, maps, shape)
+    plan = _Truncation(ref, maps, shape, records)
     if plan.fits(data, limit, _TRUNCATE_NONE, _TRUNCATE_NONE):
         return None
     floor = max(_TRUNCATE_TEXT_FLOOR, limit // 16)
@@ -5167,16 +5218,17 @@ _SPILL_STALE = 3600
 _SPILL_REF_DIGITS = 16
 
 
-def _spill_directories() -> list[tuple[str, str | None]]:
-    """Where outputs are saved, in order: `<user cache>/<PROGRAM>/output` (`boot._user_cache`),
-    then the same under this user's temporary cache directory, the code cache's fallback (a
-    read-only home); each with the directory that must be this user's alone first, if any."""
+def _spill_directories(name: str) -> list[tuple[str, str | None]]:
+    """Where the outputs of the tool `name` are saved, in order: `<user cache>/<name>/output`
+    (`boot._user_cache`), then the same under this user's temporary cache directory, the code
+    cache's fallback (a read-only home); each with the directory that must be this user's alone
+    first, if any."""
     base = _user_cache()
     found: list[tuple[str, str | None]] = []
     if base is not None:
-        found.append((os.path.join(base, PROGRAM.name, "output"), None))
+        found.append((os.path.join(base, name, "output"), None))
     temporary = _temporary_cache()
-    found.append((os.path.join(temporary, PROGRAM.name, "output"), temporary))
+    found.append((os.path.join(temporary, name, "output"), temporary))
     return found
 
 
@@ -5196,11 +5248,11 @@ def _spill_is_ref(ref: object) -> bool:
     )
 
 
-def _spill(text: str, directory: str | None = None) -> str | None:
-    """Save `text` (the full output, as written) and return its reference, or None if it could
-    not be saved; never raises.
+def _spill(text: str, name: str, directory: str | None = None) -> str | None:
+    """Save `text` (the full output, as written, of the tool `name`) and return its reference,
+    or None if it could not be saved; never raises.
 
-    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories()`
+    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories(name)`
     where it can be saved, made with mode 0o700), where ref is the first 16 hex digits of the
     SHA-256 of the text: saving the same text again writes nothing and keeps the same
     reference. Written to a temporary file and renamed into place, so a reader never sees half
@@ -5209,14 +5261,14 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     """
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
-    return _spill_ref(data) if _spill_save(data, ".txt", directory) else None
+    return _spill_ref(data) if _spill_save(data, ".txt", name, directory) else None
 
 
-def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str | None:
+def _spill_save(data: bytes, suffix: str, name: str, directory: str | None = None) -> str | None:
     """Save `data` as `<ref><suffix>` where `_spill` saves (its text; or bytes with nowhere
     else to go, `media._write_media`), pruned with the rest; its path, or None."""
     ref = _spill_ref(data)
-    places = [(directory, None)] if directory is not None else _spill_directories()
+    places = [(directory, None)] if directory is not None else _spill_directories(name)
     for folder, private in places:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
@@ -5331,23 +5383,27 @@ _PAGE_ROOM = 512
 
 
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
+    ref: str,
+    name: str,
+    offset: int = 0,
+    limit: int = _PAGE,
+    directory: str | None = None,
+    bound: int = 0,
 ) -> dict[str, Any]:
-    """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
-    characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
+    """One page of an output the tool `name` saved: `{"ref", "offset", "length" (of the whole text,
+    in characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
-    answer is within it, JSON escapes included. A usage error for a malformed or unknown
-    reference;
-    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
-    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its answer
+    is within it, JSON escapes included. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its bounds,
+    `table._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    places = [(directory, None)] if directory is not None else _spill_directories()
+    places = [(directory, None)] if directory is not None else _spill_directories(name)
     found = [
         os.path.join(folder, f"{ref}.txt")
         for folder, private in places
@@ -5407,34 +5463,39 @@ _AGENT_LIMIT = 40_000
 _QUARANTINED = ("external", "untrusted")
 
 
-def _output_limit(command: _Command | None, asked: int | None, agent: bool) -> int:
+def _output_limit(
+    program: Program, command: _Command | None, asked: int | None, agent: bool
+) -> int:
     """The limit of this call: `--max-output` when given, else the command's or the
-    program's `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
+    `program`'s `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
     if asked is not None:
         return asked
     if not agent:
         return 0
     if command is not None and command.max_output is not None:
         return command.max_output
-    return PROGRAM.max_output if PROGRAM.max_output is not None else _AGENT_LIMIT
+    return program.max_output if program.max_output is not None else _AGENT_LIMIT
 
 
 def _deliver(
     envelope: dict[str, Any],
     command: _Command | None,
+    program: Program,
     *,
     agent: bool,
     limit: int | None = None,
     spill_dir: str | None = None,
     text: bool = False,
 ) -> dict[str, Any]:
-    """`envelope` as this caller may see it (see the module's docstring)."""
-    return _delivered(envelope, command, agent, limit, spill_dir, text)[0]
+    """`envelope` (of `command`, of `program`) as this caller may see it (see the module's
+    docstring)."""
+    return _delivered(envelope, command, program, agent, limit, spill_dir, text)[0]
 
 
 def _delivered(
     envelope: dict[str, Any],
     command: _Command | None,
+    program: Program,
     agent: bool,
     limit: int | None = None,
     spill_dir: str | None = None,
@@ -5443,7 +5504,7 @@ def _delivered(
     """`_deliver`, and the envelope's JSON text (`_dumps`) when it was made on the way: an MCP
     answer carries that text, and encoding it twice was a tenth of a call."""
     quarantine = agent and command is not None and command.trust in _QUARANTINED
-    most = _output_limit(command, limit, agent)
+    most = _output_limit(program, command, limit, agent)
     trusted = command is not None and not command.sanitize
     if not agent and most <= 0 and not _SECRETS:
         return envelope, None  # a person, no limit asked for, nothing secret: as it is
@@ -5482,10 +5543,13 @@ def _delivered(
         full = _text(envelope["data"])
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
-    ref = _spill(full, spill_dir)
-    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    ref = _spill(full, program.name, spill_dir)
+    shape = command.returns if command is not None else None
+    cut = _truncate(envelope, most, ref, shape, program.records)
     if ref is not None:
-        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+        cut["next"] = [
+            {"command": _page_line(ref, 0, most, text, program.name), "when": _PAGE_WHEN}
+        ]
     return cut, None
 
 
@@ -5493,11 +5557,11 @@ def _delivered(
 _PAGE_WHEN = "to read the full answer, a page at a time"
 
 
-def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+def _page_line(ref: str, offset: int, most: int, text: bool, name: str) -> str:
     """The command line that reads the page of a cut answer at `offset`, each page within
     `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
     line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
-    return _command_line(line if text else line + " --json")
+    return _command_line(line if text else line + " --json", name)
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5515,25 +5579,27 @@ def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
     return envelope
 
 
-def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and last on stderr for programs
-    and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only the
-    message and hint. An error with its own text for people shows only that, without --json."""
+def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
+    """Report an error of `program`: the envelope on stdout in JSON mode, and last on stderr for
+    programs and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only
+    the message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
-        return error.exit_code
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+        return _exit_code_of(error, program)
+    text = f"{program.name}: error: {error.message}\n" + (
+        f"hint: {error.hint}\n" if error.hint else ""
+    )
     if not json_mode and _agent() is None and _is_terminal(sys.stderr):
         _emit(sys.stderr, text)
-        return error.exit_code
+        return _exit_code_of(error, program)
     agent = json_mode and _agent() is not None
-    line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
+    line = _dumps(_deliver(_failure_envelope(error, agent), None, program, agent=agent))
     if json_mode:
         _emit(sys.stdout, line + "\n", redact=False)
     else:
         _emit(sys.stderr, text)
     _emit(sys.stderr, line + "\n", redact=False)
-    return error.exit_code
+    return _exit_code_of(error, program)
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -5543,62 +5609,9 @@ def _is_terminal(stream: Any) -> bool:
         return False  # NOTE: a closed or replaced stream is nobody's terminal
 
 
-#: The inputs of `output`, read by its reader, argparse, completion and every document that
-#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
-#: least value and the default of an option, help.
-_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
-    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
-    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
-    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
-)
-
-
-def _output_help(flag: str | None, default: int, text: str) -> str:
-    """An input's help line, with the default of an option."""
-    return text if flag is None else f"{text} (default: {default})"
-
-
-def _build_output(parser: argparse.ArgumentParser) -> None:
-    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
-        help_text = _output_help(flag, default, text)
-        if flag is None:
-            parser.add_argument(name, metavar=metavar, help=help_text)
-        else:
-            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
-
-
-def _run_output(call: _Call) -> object:
-    found: dict[str, Any] = {}
-    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
-        if flag is None:
-            found[name] = call.value(name, _Str.convert)
-        else:
-            convert = _within(_Int.convert, least, None)
-            found[name] = call.value(name, convert, default, flag=flag)
-    call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
-
-
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
 #: group of a program may have it (`shells._TOOL_WORDS`).
 _OUTPUT_WORD = "output"
-
-
-#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
-#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
-_OUTPUT = _Command(
-    "Read back the full text of an answer that was cut.",
-    tuple(name for name, *_ in _OUTPUT_INPUTS),
-    _build_output,
-    _run_output,
-    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
-    # cut, it loses the middle of its text, not a key.
-    _Any,
-    description="Read back the full text of an answer that was cut, a page at a time: the"
-    " reference is in\nthe answer's marker and in meta.truncated.ref.",
-    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
-    max_output=0,
-)
 
 
 # -- module: burgee.runtime.execution.sources
@@ -5681,14 +5694,14 @@ _CONFIG_FILES = (
 )
 
 
-def _stray_keys(table: dict[str, Any]) -> list[str]:
-    """The keys of a config table that no command or prompt reads (a typo, a renamed option),
-    dotted (`add.priorty`): warned about, not refused, as the file may be meant for another
+def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
+    """The keys of a config table that no command or prompt of `program` reads (a typo, a renamed
+    option), dotted (`add.priorty`): warned about, not refused, as the file may be meant for another
     version of the tool. A table named after a command or group holds that command's options."""
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in PROGRAM.commands.items():
+    for path, entry in program.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
@@ -5696,7 +5709,7 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
             if flags
             for spelling in (name, _long(flags).lstrip("-"))
         }
-    for name, prompt in PROGRAM.prompts.items():
+    for name, prompt in program.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
         recorder = _Recorder()
         prompt.build(recorder)
@@ -5733,9 +5746,10 @@ def _bare(key: str) -> bool:
     return bool(key) and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
 
 
-def _config_places() -> list[str]:
-    """Where the config file is looked for, as a person would write the paths."""
-    return [pattern.format(name=PROGRAM.name, config="~/.config") for pattern in _CONFIG_FILES]
+def _config_places(name: str) -> list[str]:
+    """Where the config file of the tool `name` is looked for, as a person would write the
+    paths."""
+    return [pattern.format(name=name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
 def _layered(flag: str | None, env: str | None, program: Program) -> bool:
@@ -5749,8 +5763,12 @@ class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
 
-    def __init__(self, command: str, config: str | None = None, full: bool = False) -> None:
+    def __init__(
+        self, command: str, program: Program, config: str | None = None, full: bool = False
+    ) -> None:
         self.command = command
+        #: The program the command is of: its config file is named after it.
+        self.program = program
         self.config_path = config
         #: Record every candidate of every value (for --explain and meta.provenance).
         self.full = full
@@ -5765,7 +5783,7 @@ class _Sources:
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
         else:
             first = (call.source, call.source + " " + key, given)
-        layered = _layered(flag, env, PROGRAM) and (given is _REQUIRED or self.full)
+        layered = _layered(flag, env, self.program) and (given is _REQUIRED or self.full)
         # NOTE: another option of its group was given (`values._apart`): the call wins.
         layered = layered and key not in call.unread
         if layered or call.explaining:
@@ -5824,7 +5842,7 @@ class _Sources:
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
         if env:
             yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
-        if not PROGRAM.config:
+        if not self.program.config:
             return
         for source in ("config", "pyproject"):
             path, table = self._file(source)
@@ -5838,12 +5856,14 @@ class _Sources:
         # NOTE: read once per process, so an MCP server does not search the disk on every call.
         key = (source, self.config_path)
         if key not in _FILES:
-            read = self._read_config(self.config_path) if source == "config" else self._pyproject()
+            name = self.program.name
+            if source == "config":
+                read = self._read_config(name, self.config_path)
+            else:
+                read = self._pyproject(name)
             _FILES[key] = read
-            for stray in _stray_keys(read[1]):
-                sys.stderr.write(
-                    f"{PROGRAM.name}: warning: {source} {read[0]}: no command reads {stray}\n"
-                )
+            for stray in _stray_keys(read[1], self.program):
+                sys.stderr.write(f"{name}: warning: {source} {read[0]}: no command reads {stray}\n")
         return _FILES[key]
 
     @staticmethod
@@ -5864,41 +5884,42 @@ class _Sources:
         return _REQUIRED, ""
 
     @staticmethod
-    def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]:
-        """The config file: `--config PATH`, else ./<name>.toml|json, else the user config dir."""
+    def _read_config(name: str, explicit: str | None) -> tuple[str, dict[str, Any]]:
+        """The config file of the tool `name`: `--config PATH`, else ./<name>.toml|json, else
+        the user config dir."""
         if explicit is not None:
             _config_file(explicit, explicit)
-            return explicit, _Sources._load(explicit)
+            return explicit, _Sources._load(name, explicit)
         home = os.environ.get("XDG_CONFIG_HOME", "")
         if not os.path.isabs(home):  # NOTE: the XDG spec: a relative one is to be ignored
             home = os.path.join(os.path.expanduser("~"), ".config")
         for pattern in _CONFIG_FILES:
             if "{config}" in pattern and not os.path.isabs(home):
                 continue  # NOTE: no home (`~` unexpanded): never a folder of the working directory
-            path = os.path.normpath(pattern.format(name=PROGRAM.name, config=home))
+            path = os.path.normpath(pattern.format(name=name, config=home))
             if os.path.isfile(path):
-                return path, _Sources._load(path)
+                return path, _Sources._load(name, path)
         return "", {}
 
     @staticmethod
-    def _pyproject() -> tuple[str, dict[str, Any]]:
+    def _pyproject(name: str) -> tuple[str, dict[str, Any]]:
         """`[tool.<name>]` of the nearest pyproject.toml, where this Python can read TOML."""
         directory = os.getcwd()
         while True:
             path = os.path.join(directory, "pyproject.toml")
             if os.path.isfile(path):
-                return _Sources._tool_table(path)
+                return _Sources._tool_table(name, path)
             parent = os.path.dirname(directory)
             if parent == directory:
                 return "", {}
             directory = parent
 
     @staticmethod
-    def _tool_table(path: str) -> tuple[str, dict[str, Any]]:
+    def _tool_table(name: str, path: str) -> tuple[str, dict[str, Any]]:
         """`[tool.<name>]` of a pyproject.toml, someone else's file perhaps (anything may sit
         where ours would, and it may be mid-edit): what cannot be read is a warning and an
         empty table, never a tool that stops working in that folder."""
-        where = f"{path} [tool.{PROGRAM.name}]"
+        where = f"{path} [tool.{name}]"
         try:
             import tomllib  # novermin (Python < 3.11 lands in the except)  # noqa: F401
         except ImportError:
@@ -5911,27 +5932,25 @@ class _Sources:
 
             # NOTE: `[tool.NAME]`, `[tool.NAME.add]`, `[tool."NAME"]` or a dotted key
             # `tool.NAME.level = 1`: any of them is our table.
-            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(PROGRAM.name), text, re.MULTILINE)
+            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(name), text, re.MULTILINE)
             if ours:
                 sys.stderr.write(
-                    f"{PROGRAM.name}: warning: {where} not read: reading TOML needs Python 3.11 "
-                    "or later\n"
+                    f"{name}: warning: {where} not read: reading TOML needs Python 3.11 or later\n"
                 )
             return f"{where} (not read: TOML needs Python 3.11 or later)", {}
         try:
-            data = _Sources._load(path)
+            data = _Sources._load(name, path)
         except UsageError as error:
-            sys.stderr.write(
-                f"{PROGRAM.name}: warning: {error.message}; [tool.{PROGRAM.name}] not read\n"
-            )
+            sys.stderr.write(f"{name}: warning: {error.message}; [tool.{name}] not read\n")
             return f"{where} (not read)", {}
         tools = data.get("tool")
-        table = tools.get(PROGRAM.name, {}) if isinstance(tools, dict) else {}
+        table = tools.get(name, {}) if isinstance(tools, dict) else {}
         return where, table if isinstance(table, dict) else {}
 
     @staticmethod
-    def _load(path: str) -> dict[str, Any]:
-        """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
+    def _load(name: str, path: str) -> dict[str, Any]:
+        """A TOML or JSON file as a table (the config of the tool `name`); a usage error names
+        the file when it cannot be read."""
         try:
             text = _config_text(path)
             if path.endswith(".json"):
@@ -5942,7 +5961,7 @@ class _Sources:
                 except ImportError:
                     raise UsageError(
                         f"{path}: reading TOML needs Python 3.11 or later",
-                        hint=f"use {PROGRAM.name}.json instead",
+                        hint=f"use {name}.json instead",
                     ) from None
                 data = tomllib.loads(text)
         except (OSError, ValueError) as error:
@@ -5953,28 +5972,28 @@ class _Sources:
             # NOTE: often a data file that happens to have the config file's name (notes.json
             # of a tool named notes): say which file is read, and why.
             raise UsageError(
-                f"{path}: expected a table of option values (it is read as {PROGRAM.name}'s config "
-                "file)",
+                f"{path}: expected a table of option values (it is read as {name}'s config file)",
                 hint=f"keep data in a file of another name, or name the config file with "
-                f"--config PATH; {PROGRAM.name} looks for {', '.join(_config_places())}",
+                f"--config PATH; {name} looks for {', '.join(_config_places(name))}",
             )
         return data
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, once read (`_command_input`).
-_INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
+#: Each command's input schema and its secret keys, by program and command, once read
+#: (`_command_input`).
+_INPUT_SCHEMAS: dict[tuple[Program, str], tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
-def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    known = _INPUT_SCHEMAS.get(command)
+def _input_schema(command: str, program: Program) -> tuple[Any, frozenset[str]]:
+    known = _INPUT_SCHEMAS.get((program, command))
     if known is None:
         # NOTE: this command's entry alone: parsing the whole clispec document was most of a
         # wide tool's first `tools/call` and of its `--json` input.
-        text = _command_input(command)
+        text = _command_input(command, program)
         schema, secrets = (None, ()) if text is None else _load_json(text)
-        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+        known = _INPUT_SCHEMAS[program, command] = (schema, frozenset(secrets))
     return known
 
 
@@ -6115,11 +6134,11 @@ def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) ->
     return None
 
 
-def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
-    """Each top-level key that the command's input schema refuses, and why."""
+def _input_problems(command: str, raw: dict[str, Any], program: Program) -> dict[str, str]:
+    """Each top-level key that the input schema of `program`'s command refuses, and why."""
     # NOTE: the caches are read here first: an MCP server checks thousands of calls a second.
-    known = _INPUT_SCHEMAS.get(command)
-    schema, secrets = known if known is not None else _input_schema(command)
+    known = _INPUT_SCHEMAS.get((program, command))
+    schema, secrets = known if known is not None else _input_schema(command, program)
     if not isinstance(schema, dict):
         return {}
     problems: dict[str, str] = {}
@@ -6192,7 +6211,7 @@ def _execute(
         # own problems (a date that is not one), all in the one usage error `call.check()`
         # raises.
         _unknown_keys(command, call)
-        problems = _input_problems(call.context.command, call.raw)
+        problems = _input_problems(call.context.command, call.raw, call.context._program)
         if problems:
             call.problems.extend(problems.values())
             call.refused = set(problems)
@@ -6229,11 +6248,12 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
-    if PROGRAM.media:
-        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
+    media = call.context._program.media
+    if media:
+        media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = None if early else _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns, call.context._program.records)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6257,14 +6277,15 @@ def _execute(
     return envelope
 
 
-def _debugging(flag: bool) -> bool:
-    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
+def _debugging(flag: bool, program: Program) -> bool:
+    """Tracebacks were asked for: `--debug`, or `program`'s debug environment variable set to
     anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
-    return flag or _switched_on(PROGRAM.debug_env)
+    return flag or _switched_on(program.debug_env)
 
 
-def _as_error(error: BaseException, debug: bool) -> CommandError:
-    """`error` as the tool reports it: a declared error as it is, anything else as `internal`."""
+def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
+    """`error` as `program` reports it: a declared error as it is, anything else as
+    `internal`."""
     if isinstance(error, CommandError):
         return error
     if isinstance(error, ModuleNotFoundError) and error.name:
@@ -6280,7 +6301,7 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
-    hint = None if debug else f"rerun with --debug (or {PROGRAM.debug_env}=1) to see the traceback"
+    hint = None if debug else f"rerun with --debug (or {program.debug_env}=1) to see the traceback"
     internal = _Internal(f"{type(error).__name__}: {error}", hint=hint)
     internal._trust = getattr(error, "_trust", None)  # type: ignore[attr-defined]
     return internal
@@ -6309,7 +6330,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         # callbacks run first, while what they print still goes to stderr.
         context.close()
         _QUIET.stop()
-        code = _write_error(error, json_mode, PROGRAM.name)
+        code = _write_error(error, json_mode, context._program)
         sys.stderr.flush()
         os._exit(code)
 
@@ -6352,7 +6373,7 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
         finally:
             done.set()
 
-    threading.Thread(target=work, name=f"{PROGRAM.name} handler", daemon=True).start()
+    threading.Thread(target=work, name=f"{call.context.program} handler", daemon=True).start()
     try:
         if not done.wait(seconds):
             call.context.cancelled.set()
@@ -6377,19 +6398,20 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 _CALL_DETAILS = ("context", "await_with", "discard", "apart")
 
 
-#: Each command's `_Command`, made from its row the first time a run asks for it.
-_MADE: dict[str, _Command] = {}
+#: Each command's `_Command`, by its program and path, made from its row the first time a run
+#: asks for it.
+_MADE: dict[tuple[Program, str], _Command] = {}
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    command = _MADE.get(path)
+def _command(program: Program, path: str) -> _Command | None:
+    """The command at `path`: `program`'s own, or the built-in `output`."""
+    command = _MADE.get((program, path))
     if command is None:
-        row = PROGRAM.commands.get(path)
+        row = program.commands.get(path)
         if row is None:
             return _OUTPUT if path == _OUTPUT_WORD else None
         # NOTE: setdefault: threads that race here all get the same command.
-        command = _MADE.setdefault(path, _from_row(row))
+        command = _MADE.setdefault((program, path), _from_row(row))
     return command
 
 
@@ -6484,14 +6506,14 @@ _IMPORTED: list[bool] = []
 _IMPORTING = _thread.allocate_lock()
 
 
-def _import_once() -> None:
-    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+def _import_once(program: Program) -> None:
+    """Run the handlers' imports that only their functions use (`program.import_handlers`),
     once, before the first handler or `complete=` function runs: help, schema, completion
     and the MCP lists never import what the handlers import. Callers check first that there
     are some (`_import_handlers` is None in a program without), and that they have not run."""
     with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
-        if not _IMPORTED and PROGRAM.import_handlers is not None:
-            PROGRAM.import_handlers()
+        if not _IMPORTED and program.import_handlers is not None:
+            program.import_handlers()
             _IMPORTED.append(True)
 
 
@@ -6585,8 +6607,11 @@ def _reader(
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
-        if PROGRAM.import_handlers is not None and not _IMPORTED:
-            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
+        program = call.context._program
+        if program.import_handlers is not None and not _IMPORTED:
+            _import_once(
+                program
+            )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         pieces: dict[str, dict[str, Any]] = {}
@@ -6650,10 +6675,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        if PROGRAM.frameworks is None:
+        if program.frameworks is None:
             result = handler(*args, **given)
         else:
-            result = PROGRAM.frameworks(call.context, handler, args, given)
+            result = program.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6661,8 +6686,64 @@ def _reader(
     return run
 
 
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
+)
+
+
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
+def _build_output(parser: argparse.ArgumentParser) -> None:
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
+
+
+def _run_output(call: _Call) -> object:
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
+    call.check()
+    name = call.context._program.name
+    return _read_spill(
+        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
+    )
+
+
+#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
+#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
+_OUTPUT = _Command(
+    "Read back the full text of an answer that was cut.",
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
+    _build_output,
+    _run_output,
+    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
+    # cut, it loses the middle of its text, not a key.
+    _Any,
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
+    max_output=0,
+)
+
+
 # ---- burgee: loaded on first use: batch ----
-# -- module: burgee.runtime.execution.batch
+# -- module: burgee.runtime.commandline.batch
 #: The effect of the calls that may run side by side: the ones that change nothing. (Not
 #: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
 #: see the task the `add` made.)
@@ -6685,9 +6766,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         path = item.get("command")
         if isinstance(path, str):
             # NOTE: `ls` runs `list-items`, as on the command line
-            path = PROGRAM.aliases.get(path, path)
+            path = invocation.program.aliases.get(path, path)
         arguments = item.get("input", {})
-        command = _command(path) if isinstance(path, str) else None
+        command = _command(invocation.program, path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
@@ -6696,7 +6777,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _deliver(_failure_envelope(error, True), None, agent=True)
+        failure = _deliver(_failure_envelope(error, True), None, invocation.program, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
@@ -6716,47 +6797,57 @@ def _not_allowed(call: _Call) -> None:
         f"{context.command} is destructive: a batch runs it only with --allow-destructive",
         [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
         True,
+        context._program.name,
         context._environ,
     )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
-    command = _command(path)
+    program = invocation.program
+    command = _command(program, path)
     assert command is not None  # NOTE: `_batch_call` looked it up
-    debug = _debugging(invocation.debug)
-    context = Context(path, True)
+    debug = _debugging(invocation.debug, program)
+    context = Context(path, True, program)
     context._verbose = debug
     context._answers = invocation.answers
     config = invocation.config()
     context._rerun = lambda more: _alone(
-        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+        program,
+        path,
+        arguments,
+        _answer_flags(program, invocation.answers, more, context._asked),
+        config,
     )
     try:
-        sources = _Sources(path, config, True)
+        sources = _Sources(path, program, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
-        call.bound = _output_limit(None, invocation.max_output, True)
+        call.bound = _output_limit(program, None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
-        envelope = _failure_envelope(_as_error(error, debug), True)
+        envelope = _failure_envelope(_as_error(error, debug, program), True)
     finally:
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir
-    return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
+    return _deliver(envelope, command, program, agent=True, limit=limit, spill_dir=spill_dir)
 
 
 def _alone(
-    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+    program: Program,
+    path: str,
+    arguments: dict[str, Any],
+    flags: list[str],
+    config: str | None = None,
 ) -> str:
-    """The command line that runs one batch call by itself, as the batch runs it: its input
-    as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
-    Not the batch again: that would repeat its other calls, writes included, and a batch read
-    from stdin cannot be read again."""
-    command = _command(path)
+    """The command line that runs one batch call of `program` by itself, as the batch runs it: its
+    input as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`. Not
+    the batch again: that would repeat its other calls, writes included, and a batch read from stdin
+    cannot be read again."""
+    command = _command(program, path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
+    return _rerun_line(program, path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6837,7 +6928,7 @@ def _batch_written(
 # ---- burgee: end of batch ----
 
 
-# -- module: burgee.runtime.commandline.quickargs
+# -- module: burgee.runtime.execution.quickargs
 #: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
 _HIDDEN = "==SUPPRESS=="
 
@@ -7161,6 +7252,7 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
+    program: Program,
     prog: str,
     description: str = "",
     epilog: str = "",
@@ -7168,7 +7260,8 @@ def _new_parser(
     secret: bool = False,
     confirm: bool = False,
 ) -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
+    """An ArgumentParser (of a command of `program`, or its tool-wide flags: `prog`) whose
+    errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
     value it was given for (a word typed without its flag may be the secret); `confirm`: it
     asks first, so `--yes` is one of the flags an unknown one may have meant."""
@@ -7226,7 +7319,9 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
+                hint = _closest_flag(
+                    extras[: len(extras) - ending], shown, program, confirm=confirm
+                )
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -7267,8 +7362,8 @@ def _new_parser(
             raise UsageError(message, hint=self._for_usage())
 
         def _for_usage(self) -> str:
-            words = self.prog.removeprefix(PROGRAM.name).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+            words = self.prog.removeprefix(program.name).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip(), program.name)} for usage"
 
     width = _terminal_width()
 
@@ -7324,7 +7419,7 @@ def _new_parser(
 
 
 def _closest_flag(
-    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+    words: list[str], own: list[str], program: Program, *, root: bool = False, confirm: bool = False
 ) -> str:
     """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
     closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
@@ -7334,7 +7429,7 @@ def _closest_flag(
     import difflib
 
     known: dict[str, str] = {}
-    for flag in flags_at(root, PROGRAM.config, confirm):
+    for flag in flags_at(root, program.config, confirm):
         for name in (*flag.aliases, flag.name, flag.short):
             if name:
                 known[_flag_key(name)] = flag.short if name == flag.short else flag.name
@@ -7419,7 +7514,7 @@ class _Invocation:
     def __init__(
         self,
         argv: Sequence[str],
-        program: Program | None = None,
+        program: Program,
         *,
         strict: bool = True,
         arguments: Callable[[str], _Recorder | None] | None = None,
@@ -7427,13 +7522,13 @@ class _Invocation:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
-        #: This program, or another (`burgee gen` parses examples with the one it writes).
-        program = program or PROGRAM
+        #: The program the run is of (`burgee gen` parses examples with the one it writes).
+        self.program = program
         table = program.shadows
         reads_config = program.config
         #: The arguments of the command at a path as typed (`_arguments_at`, or another
         #: program's): where a pass-through argument begins, the tool's flags end.
-        lookup = _arguments_at if arguments is None else arguments
+        lookup = arguments or (lambda named: _arguments_at(named, program))
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -7588,10 +7683,8 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
 # ---- burgee: end of argparse ----
 
 
-def _named(path: str, program: Program | None = None) -> str:
-    """What the words `path` name in the program (this one by default): "command" (an alias's
-    too), "group", or ""."""
-    program = program or PROGRAM
+def _named(path: str, program: Program) -> str:
+    """What the words `path` name in `program`: "command" (an alias's too), "group", or ""."""
     path = program.aliases.get(path, path)
     return "command" if path in program.commands else "group" if path in program.groups else ""
 
@@ -7611,7 +7704,7 @@ def _hoisted(
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
     `root` command's: the name of the program's, "" for none, from the program being read,
-    which is gen's and not `PROGRAM` when gen checks an example)."""
+    which is gen's when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7662,10 +7755,10 @@ def _hoisted(
     return [*kept, *tokens[index:]]
 
 
-def _arguments_at(named: str) -> _Recorder | None:
-    """The arguments of the command (or alias) at the path `named`, as typed."""
-    path = PROGRAM.aliases.get(named, named)
-    command = _command(path) if path in PROGRAM.commands else None
+def _arguments_at(named: str, program: Program) -> _Recorder | None:
+    """The arguments of the command (or alias) of `program` at the path `named`, as typed."""
+    path = program.aliases.get(named, named)
+    command = _command(program, path) if path in program.commands else None
     return _recorded(command) if command is not None else None
 
 
@@ -7706,14 +7799,14 @@ def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
 
 
 # ---- burgee: loaded on first use: argparse ----
-def _keep_argv_secrets(argv: Sequence[str]) -> None:
+def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
     """Before a usage error is written: every value argv gives an option that is secret in
     any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
     (an option given before its command, the words after a command `--schema` does not know,
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
     takes: dict[str, tuple[str, int]] = {}
-    for row in PROGRAM.commands.values():
+    for row in program.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
@@ -7743,12 +7836,11 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
 # ---- burgee: end of argparse ----
 
 
-def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[str]]:
+def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
     """The longest command or group path at the start of `tokens` (an alias read as the
-    command it names), and what follows it; the root command when argv names none. In this
-    program, or another (`burgee gen` finds the commands of examples with the one it writes).
+    command it names), and what follows it; the root command when argv names none. In
+    `program` (`burgee gen` finds the commands of examples with the one it writes).
     """
-    program = program or PROGRAM
     if program.root_mode == "alone":
         # NOTE: the program's only command is its root: there is no subcommand level.
         return program.root, tokens
@@ -7827,34 +7919,36 @@ def _read_json_input(text: str) -> dict[str, Any]:
     return data
 
 
-# -- module: burgee.runtime.agents.embedded
-#: The decoded documents, by name, once one was asked for.
-_DOCUMENTS: dict[str, str] = {}
+# -- module: burgee.runtime.core.embedded
+#: The decoded documents, by program and name, once one was asked for.
+_DOCUMENTS: dict[tuple[Program, str], str] = {}
 
 
-#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
-_PACKED: list[bytes] = []
+#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: streams.
+_PACKED: dict[Program, tuple[bytes, bytes]] = {}
 
 
-def _document(name: str) -> str:
+def _document(name: str, program: Program) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
     mcp_templates, skill, completion (the table the completion scripts are rendered from) or
     inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
     decoded every document before."""
-    listed = PROGRAM.mcp_lists.get(name)
+    listed = program.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get(name)
+    found = _DOCUMENTS.get((program, name))
     if found is None:
         import binascii
         import zlib
 
-        if not _PACKED:
-            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
-            _PACKED[:] = (index, streams)
-        index, streams = _PACKED
+        packed = _PACKED.get(program)
+        if packed is None:
+            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+            packed = _PACKED.setdefault(program, (index, streams))
+        index, streams = packed
         at = 0
         for entry in index.split(b","):
             key, _, size = entry.partition(b":")
@@ -7864,15 +7958,15 @@ def _document(name: str) -> str:
             at += int(size)
         else:
             raise KeyError(name)
-        _DOCUMENTS[name] = found
+        _DOCUMENTS[program, name] = found
     return found
 
 
-def _command_input(command: str) -> str | None:
+def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
     is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs")
+    text = _document("inputs", program)
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -7882,15 +7976,15 @@ def _command_input(command: str) -> str | None:
 
 
 # ---- burgee: loaded on first use: describe ----
-# -- module: burgee.runtime.agents.describe
-def _for_agents() -> str:
-    """The root help's closing paragraph: every surface an agent can use, in one place (one
-    line: help wraps it to the terminal's width)."""
+# -- module: burgee.runtime.commandline.describe
+def _for_agents(name: str) -> str:
+    """The root help's closing paragraph (of the tool `name`): every surface an agent can use,
+    in one place (one line: help wraps it to the terminal's width)."""
     return (
-        f"For agents: `{PROGRAM.name} schema` (or --schema) prints every command as JSON; --json"
+        f"For agents: `{name} schema` (or --schema) prints every command as JSON; --json"
         " answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves"
-        f" them; `{PROGRAM.name} COMMAND --explain OPTION` says where an option's value came from;"
-        f" `{PROGRAM.name} --skill` prints an Agent Skill{_agents_md()}."
+        f" them; `{name} COMMAND --explain OPTION` says where an option's value came from;"
+        f" `{name} --skill` prints an Agent Skill{_agents_md()}."
     )
 
 
@@ -7911,15 +8005,15 @@ def _agents_md() -> str:
 
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
-    asked, rest = invocation.asked, invocation.rest
+    asked, rest, program = invocation.asked, invocation.rest, invocation.program
     if "--llms" in asked:
-        return _print_json(_document("llms"), asked.get("--field"))
+        return _print_json(_document("llms", program), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         # NOTE: `schema ls`, as `ls --schema`
-        path = PROGRAM.aliases.get(" ".join(words), " ".join(words))
+        path = program.aliases.get(" ".join(words), " ".join(words))
     elif "--schema" in asked:
-        path, extra = _find(rest) if rest else ("", [])
+        path, extra = _find(rest, program) if rest else ("", [])
         if len(extra) == len(rest):
             extra = []  # NOTE: the root command, named by no word: its words are values
         # NOTE: the command's own options (and their values) say nothing of which command, as
@@ -7928,7 +8022,7 @@ def _describe(invocation: _Invocation) -> object | None:
         path = " ".join((path, *extra)).strip()
     else:
         return None
-    document = _load_json(_document("schema"))
+    document = _load_json(_document("schema", program))
     commands = document["commands"]
     if not path:
         document["commands"] = [c for c in commands if not c.get("hidden")]
@@ -7938,7 +8032,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema', program.name)} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -8007,7 +8101,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     if key not in known:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
-        row = PROGRAM.commands.get(call.context.command)
+        row = invocation.program.commands.get(call.context.command)
         flags = [
             _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
@@ -8851,38 +8945,39 @@ _BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
-def _builtin(args: list[str]) -> int:
+def _builtin(args: list[str], program: Program) -> int:
     """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
-    `--skill` (wherever it is, once argv is read)."""
+    `--skill` (wherever it is, once argv is read), of `program`."""
     if args[0] == "__complete":
-        return _complete(args[1:])
+        return _complete(args[1:], program)
     if args[0] == "--skill":
         if len(args) > 1:
             raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
-        sys.stdout.write(_document("skill"))
+        sys.stdout.write(_document("skill", program))
         return 0
     rest = args[1:]
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(*_completed()))
+        sys.stdout.write(_completion_usage(*_completed(program.name)))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    table = _load_json(_document("completion"))
+    table = _load_json(_document("completion", program))
     # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
     # printed by `python tool.py` too, they are installed with the tool under that name.
-    sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
+    sys.stdout.write(_completion_script(rest[0], program.name, table, program.config))
     return 0
 
 
-def _completed() -> tuple[str, str]:
-    """The command name the completion scripts complete, and the words that run the tool as it
-    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+def _completed(name: str) -> tuple[str, str]:
+    """The command name the completion scripts complete (the tool's `name`), and the words that
+    run the tool as it was just run (`_invoked_as`; the name when installed under it, or
+    imported)."""
     import shlex
 
     words = _invoked_as()
-    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+    return name, shlex.join(words) if words else name
 
 
 def _completion_usage(name: str, run: str | None = None) -> str:
@@ -8912,10 +9007,10 @@ def _completion_usage(name: str, run: str | None = None) -> str:
     )
 
 
-def _complete(words: list[str]) -> int:
+def _complete(words: list[str], program: Program) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
-        found = PROGRAM.complete_values(words)
+        found = program.complete_values(words, program)
     except Exception:  # noqa: BLE001
         # NOTE: TAB must never print an error, for words it cannot read either.
         found = []
@@ -8943,10 +9038,10 @@ _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
 
 
-def _mcp_env() -> str:
+def _mcp_env(program: Program) -> str:
     """The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
     the tool's own, as in its `*_DEBUG`."""
-    return PROGRAM.debug_env[: -len("DEBUG")] + "MCP_"
+    return program.debug_env[: -len("DEBUG")] + "MCP_"
 
 
 def _wire(text: str) -> bytes:
@@ -9068,13 +9163,14 @@ class _McpError(Exception):
         self.data = data
 
 
-def _read_line(readline: Callable[[], bytes]) -> bytes:
-    """The next line of stdin; a stdin that fails (a terminal gone, a closed descriptor) ends
-    the input like an end of file, whichever thread was reading it."""
+def _read_line(readline: Callable[[], bytes], name: str) -> bytes:
+    """The next line of stdin (of the tool `name`'s server); a stdin that fails (a terminal
+    gone, a closed descriptor) ends the input like an end of file, whichever thread was reading
+    it."""
     try:
         return readline()
     except (OSError, ValueError) as error:
-        sys.stderr.write(f"{PROGRAM.name}: mcp: cannot read stdin ({error}); stopping\n")
+        sys.stderr.write(f"{name}: mcp: cannot read stdin ({error}); stopping\n")
         return b""
 
 
@@ -9150,7 +9246,7 @@ class _McpOptions:
     `--allow-host NAME`, `--allow-origin ORIGIN`, `--help`. Not tool-wide flags: a command may
     have options of these names."""
 
-    def __init__(self, rest: list[str], print_config: bool) -> None:
+    def __init__(self, rest: list[str], print_config: bool, name: str) -> None:
         self.print_config = print_config
         self.help = False
         self.client: str | None = None
@@ -9174,7 +9270,8 @@ class _McpOptions:
             name, has_value, value = token.partition("=")
             if name not in _MCP_VALUED:
                 raise UsageError(
-                    f"unexpected {token!r} with --mcp", hint=_command_line("--mcp --help")
+                    f"unexpected {token!r} with --mcp",
+                    hint=_command_line("--mcp --help", name),
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
@@ -9219,12 +9316,15 @@ class _McpOptions:
             raise UsageError(
                 "--client and --env go with --print-config",
                 hint=_command_line(
-                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE"
+                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE",
+                    name,
                 ),
             )
         alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
         if self.http is None and alone is not None:
-            raise UsageError(f"{alone} goes with --http", hint=_command_line("--mcp --http 8000"))
+            raise UsageError(
+                f"{alone} goes with --http", hint=_command_line("--mcp --http 8000", name)
+            )
         if self.token_env is not None and self.token_file is not None:
             raise UsageError("--token-env and --token-file: give one of them")
 
@@ -9297,8 +9397,8 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
 
 
 # ---- burgee: loaded on first use: clients, after mcp ----
-def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
-    """Print the configuration that starts this tool as an MCP server, in the shape the client
+def _print_config(options: _McpOptions, flags: tuple[str, ...], program: Program) -> int:
+    """Print the configuration that starts `program` as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
@@ -9318,7 +9418,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
             server = {"type": "http", **server}
         # NOTE: a client's configuration reads a token from its environment, never from a
         # file: with --token-file, the variable the ASGI application reads is named.
-        named = options.token_env or (_mcp_env() + "TOKEN" if options.token_file else None)
+        named = options.token_env or (_mcp_env(program) + "TOKEN" if options.token_file else None)
         if named:
             if client == "codex":
                 server["bearer_token_env_var"] = named
@@ -9327,7 +9427,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
             if options.token_file:
                 sys.stderr.write(
-                    f"{PROGRAM.name}: note: set {named}, where the client runs, to the token in"
+                    f"{program.name}: note: set {named}, where the client runs, to the token in"
                     f" {options.token_file}\n"
                 )
     else:
@@ -9348,9 +9448,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     if options.env:
         server["env"] = dict(options.env)
     if client == "codex":
-        sys.stdout.write(_codex_toml(PROGRAM.name, server))
+        sys.stdout.write(_codex_toml(program.name, server))
         return 0
-    sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
+    sys.stdout.write(json.dumps({top: {program.name: server}}, indent=2) + "\n")
     return 0
 
 
@@ -9433,11 +9533,12 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
 
 
 # ---- burgee: loaded on first use: clients, after mcp ----
-def _mcp_help() -> int:
-    """`--mcp --help`."""
+def _mcp_help(program: Program) -> int:
+    """`--mcp --help` of `program`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
     names = ", ".join(_CLIENTS)
-    text = _MCP_HELP.format(program=PROGRAM.name, module=module, prefix=_mcp_env(), clients=names)
+    prefix = _mcp_env(program)
+    text = _MCP_HELP.format(program=program.name, module=module, prefix=prefix, clients=names)
     sys.stdout.write(text)
     return 0
 
@@ -9545,14 +9646,21 @@ class _Settings:
 
 
 class _Endpoint:
-    """The endpoint's state: the sessions, the servers answering now, the places for requests;
-    `make(debug, stateless)` builds the server of a session or of one 2026-07-28 request."""
+    """The endpoint's state (serving `program`): the sessions, the servers answering now, the
+    places for requests; `make(debug, stateless)` builds the server of a session or of one
+    2026-07-28 request."""
 
     def __init__(
-        self, settings: _Settings, debug: bool, make: Callable[..., Any], stateless: Any
+        self,
+        settings: _Settings,
+        debug: bool,
+        make: Callable[..., Any],
+        stateless: Any,
+        program: Program,
     ) -> None:
         import threading
 
+        self.program = program
         self.settings = settings
         self.debug = debug
         self.make = make
@@ -9742,7 +9850,7 @@ class _Exchange:
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
-            served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
+            served = f"see --allow-host, or {_mcp_env(self.endpoint.program)}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
         origins = fields.get("origin")
         if origins:
@@ -9952,7 +10060,7 @@ class _InputRequired(BaseException):
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
-        info = {"name": PROGRAM.name, "version": PROGRAM.version}
+        info = {"name": server.program.name, "version": server.program.version}
         text: str = server.dumps(
             {
                 "resultType": "input_required",
@@ -10000,7 +10108,7 @@ def _asking(
     context = request.context
     given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(
-        path, [], given, _answer_flags({}, more), server.config
+        context._program, path, [], given, _answer_flags(context._program, {}, more), server.config
     )
     if modern:
         meta = params.get("_meta") or {}
@@ -10027,7 +10135,9 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
+            lambda flags: _rerun_line(
+                context._program, context.command, [], given, flags, server.config
+            ),
         )
 
 
@@ -10090,7 +10200,9 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             if time.monotonic() > until or (stream is not None and not stream.alive()):
                 break
         if request.cancelled or context.cancelled.is_set():
-            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+            raise _ActionRequired(
+                "cancelled", f"{message} (cancelled)", [], True, context._program.name
+            )
         if not slot and not server.gone:
             # NOTE: nobody said no, so this is not the person's cancel; but a person was
             # asked, so no line answers in their place either.
@@ -10098,7 +10210,13 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
                 said = "no answer can come: the client's stream closed"
             else:
                 said = f"no answer came within {_span(_ASK_SECONDS)}"
-            raise _ActionRequired("unanswered", f"{message} ({said}; nothing more ran)", [], True)
+            raise _ActionRequired(
+                "unanswered",
+                f"{message} ({said}; nothing more ran)",
+                [],
+                True,
+                context._program.name,
+            )
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
@@ -10176,8 +10294,10 @@ _HTTP_LINE = 65536
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "OPTIONS", "DELETE"))
 
 
-def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
-    """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
+def _serve_http(
+    options: _McpOptions, debug: bool, make: Callable[..., Any], program: Program
+) -> int:
+    """Serve `program` over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
     import signal
 
     assert options.http is not None
@@ -10195,11 +10315,11 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         hosts.add(host.lower())
     if not loopback and token is None:
         sys.stderr.write(
-            f"{PROGRAM.name}: warning: serving MCP on {host} without a token (--token-env,"
+            f"{program.name}: warning: serving MCP on {host} without a token (--token-env,"
             " --token-file): anyone who can reach the port can call every tool\n"
         )
     settings = _Settings(options.path, token, hosts, set(options.allow_origins))
-    endpoint = _Endpoint(settings, debug, make, _stateless(make, debug))
+    endpoint = _Endpoint(settings, debug, make, _stateless(make, debug), program)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -10207,14 +10327,14 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     # NOTE: before the address is announced: whoever reads it may stop the server at once.
     signal.signal(signal.SIGTERM, stop)
     try:
-        httpd = _server_class(host, debug)((host, port), _handler_class(endpoint))
+        httpd = _server_class(host, debug, program.name)((host, port), _handler_class(endpoint))
     except OSError as error:
         raise UsageError(f"--http {options.http}: cannot listen ({error.strerror})") from None
     bound = httpd.server_address[1]
     where = f" on every address of this machine ({host})," if wildcard else ""
     try:
         sys.stderr.write(
-            f"{PROGRAM.name}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n"
+            f"{program.name}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n"
         )
         sys.stderr.flush()
         httpd.serve_forever(poll_interval=0.25)
@@ -10222,7 +10342,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         endpoint.stop(_TIMEOUT_GRACE)
     finally:
         httpd.server_close()
-    sys.stderr.write(f"{PROGRAM.name}: stopped\n")
+    sys.stderr.write(f"{program.name}: stopped\n")
     return 0
 
 
@@ -10239,8 +10359,8 @@ def _stateless(make: Callable[..., Any], debug: bool) -> Any:
     return stateless
 
 
-def _server_class(host: str, debug: bool) -> Any:
-    """The listening server: a thread for each connection."""
+def _server_class(host: str, debug: bool, name: str) -> Any:
+    """The listening server (of the tool `name`): a thread for each connection."""
     import http.server
     import socket
 
@@ -10265,7 +10385,7 @@ def _server_class(host: str, debug: bool) -> Any:
             error = sys.exc_info()[1]
             if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
                 return
-            sys.stderr.write(f"{PROGRAM.name}: mcp: a request failed: {error!r}\n")
+            sys.stderr.write(f"{name}: mcp: a request failed: {error!r}\n")
             if debug:
                 import traceback
 
@@ -10381,7 +10501,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
-                sys.stderr.write(f"{PROGRAM.name}: http: {format % args}\n")
+                sys.stderr.write(f"{endpoint.program.name}: http: {format % args}\n")
 
         def send_error(
             self, code: int, message: str | None = None, explain: str | None = None
@@ -10659,9 +10779,10 @@ _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 # NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
 def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
-    info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
-    if PROGRAM.description:
-        info["description"] = PROGRAM.description
+    program = server.program
+    info: dict[str, Any] = {"name": program.name, "version": program.version}
+    if program.description:
+        info["description"] = program.description
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
     capabilities = params.get("capabilities")
     server.elicits = (
@@ -10671,11 +10792,11 @@ def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: boo
     )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
-        "capabilities": _capabilities(False),
+        "capabilities": _capabilities(False, program),
         "serverInfo": info,
     }
-    if PROGRAM.description:
-        result["instructions"] = PROGRAM.description
+    if program.description:
+        result["instructions"] = program.description
     text: str = server.dumps(result)
     return text
 
@@ -10689,33 +10810,34 @@ def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> 
 def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
+    program = server.program
     discover: dict[str, Any] = {
         "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
-        "capabilities": _capabilities(True),
+        "capabilities": _capabilities(True, program),
         **_MCP_CACHE,
     }
-    if PROGRAM.description:
-        discover["instructions"] = PROGRAM.description
+    if program.description:
+        discover["instructions"] = program.description
     text: str = server.complete(server.dumps(discover))
     return text
 
 
-def _capabilities(modern: bool) -> dict[str, Any]:
-    """Tools, and prompts, resources, completions and logging when the program has them."""
+def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
+    """Tools, and prompts, resources, completions and logging when `program` has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
-    if "prompts/list" in PROGRAM.mcp_extra:
+    if "prompts/list" in program.mcp_extra:
         found["prompts"] = {"listChanged": False}
-    if "resources/list" in PROGRAM.mcp_extra:
+    if "resources/list" in program.mcp_extra:
         found["resources"] = {"subscribe": False, "listChanged": False}
-    if "completion/complete" in PROGRAM.mcp_extra:
+    if "completion/complete" in program.mcp_extra:
         found["completions"] = {}
-    if "logging/setLevel" in PROGRAM.mcp_extra and not modern:
+    if "logging/setLevel" in program.mcp_extra and not modern:
         found["logging"] = {}
     return found
 
 
 def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools"))
+    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
 
 
 def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
@@ -10739,9 +10861,11 @@ class _McpLoop:
     """stdin read by the main thread, or by the watchdog while a call holds the main thread;
     the worker threads that run calls when the main thread is busy."""
 
-    def __init__(self) -> None:
+    def __init__(self, program: Program) -> None:
         import _thread
 
+        #: The program the server serves: what its calls and answers read of it.
+        self.program = program
         #: Serializes writes to stdout and the state shared with the watchdog and the workers.
         self.lock = _thread.allocate_lock()
         #: The calls in flight by id (`mcp._Request`s): the server's; the loop waits for them.
@@ -10796,7 +10920,8 @@ class _McpLoop:
                 _thread.start_new_thread(self.watch, ())
             except RuntimeError as error:
                 sys.stderr.write(
-                    f"{PROGRAM.name}: mcp: no watchdog ({error}): a long call delays what follows\n"
+                    f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
+                    " follows\n"
                 )
 
     def serve(self, requests: BinaryIO) -> int:
@@ -10807,7 +10932,9 @@ class _McpLoop:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
             # call, and the watchdog sets `handed` before it clears `relaying`.
             line = (
-                _read_line(readline) if not self.relaying and self.handed is None else self.take()
+                _read_line(readline, self.program.name)
+                if not self.relaying and self.handed is None
+                else self.take()
             )
             if not line:
                 self.closed()
@@ -10839,9 +10966,11 @@ class _McpLoop:
         raising inside the interpreter's shutdown would only print a traceback and exit 0."""
         import _signal  # type: ignore[import-not-found, unused-ignore]
 
+        code = _exit_code("terminated", self.program)
+
         def end(number: int, frame: object) -> None:
             sys.stderr.flush()
-            os._exit(_exit_code("terminated"))
+            os._exit(code)
 
         try:
             _signal.signal(_signal.SIGTERM, end)
@@ -10886,7 +11015,7 @@ class _McpLoop:
         """Read stdin while the main thread is busy; hand the first line it can take back to it."""
         readline = self.readline
         while True:
-            line = _read_line(readline)
+            line = _read_line(readline, self.program.name)
             if not line:
                 self.closed()
             with self.lock:
@@ -10922,7 +11051,7 @@ class _McpLoop:
             try:
                 job()
             except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
-                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
             with self.lock:
                 if self.over:
                     return
@@ -10953,8 +11082,8 @@ class _McpWire(_McpLoop):
     #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
     session: str | None = None
 
-    def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
-        _McpLoop.__init__(self)
+    def __init__(self, program: Program, debug: bool, shared: _McpWire | None = None) -> None:
+        _McpLoop.__init__(self, program)
         self.codec = _Codec()
         self.debug = debug
         self.out: int
@@ -11090,7 +11219,7 @@ class _McpWire(_McpLoop):
     def complete(self, result: str, meta: str = "") -> str:
         """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
         of it: `"key":value`)."""
-        info = self.dumps({"name": PROGRAM.name, "version": PROGRAM.version})
+        info = self.dumps({"name": self.program.name, "version": self.program.version})
         more = "," + meta if meta else ""
         stamp = (
             '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
@@ -11161,7 +11290,7 @@ class _McpCalls(_McpWire):
                 payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
         if request is not None and request.quarantine:
             payload = _quarantined(payload)
-        logger = request.context.command if request is not None else PROGRAM.name
+        logger = request.context.command if request is not None else self.program.name
         params = {"level": level, "logger": logger, "data": payload}
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
         with self.lock:
@@ -11176,7 +11305,7 @@ class _McpCalls(_McpWire):
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = PROGRAM.mcp_names.get(name)
+        entry = self.program.mcp_names.get(name)
         if entry is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
         arguments = _arguments(params)
@@ -11186,14 +11315,14 @@ class _McpCalls(_McpWire):
             token = meta.get("progressToken")
             if isinstance(token, bool) or not isinstance(token, (str, int)):
                 token = None
-        command = _command(entry[0])
+        command = _command(self.program, entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
-        context = Context(entry[0], True)
+        context = Context(entry[0], True, self.program)
         if self.debug:
             context._verbose = True
         request = _Request(self, ident, context, token, command)
         context._report = _no_progress if token is None else request.report
-        if "logging/setLevel" in PROGRAM.mcp_extra:
+        if "logging/setLevel" in self.program.mcp_extra:
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
@@ -11267,15 +11396,16 @@ class _McpCalls(_McpWire):
         self.stdout.buffers[thread] = printed
         context = request.context
         try:
-            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            sources = _Sources(context.command, self.program, self.config, True)
+            call = _Call(arguments, "json", context, sources)
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
-            call.bound = _output_limit(None, self.limit, True)
+            call.bound = _output_limit(context._program, None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
-                _execute(command, call), command, True, self.limit, self.spill_dir
+                _execute(command, call), command, context._program, True, self.limit, self.spill_dir
             )
         except (KeyboardInterrupt, _Terminated) as error:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
@@ -11286,14 +11416,20 @@ class _McpCalls(_McpWire):
                     self.inflight.pop(request.key, None)
                 raise
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug, self.program), True),
+                None,
+                context._program,
+                True,
             )
         except _InputRequired as asked:
             asked.answer(self, request)
             return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug, self.program), True),
+                None,
+                context._program,
+                True,
             )
         finally:
             context.close()
@@ -11302,7 +11438,7 @@ class _McpCalls(_McpWire):
         answer: str | list[str]
         try:
             string = self.codec.string
-            media = PROGRAM.media[1](envelope) if PROGRAM.media else None
+            media = self.program.media[1](envelope) if self.program.media else None
             if media is not None:
                 # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
@@ -11313,7 +11449,9 @@ class _McpCalls(_McpWire):
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
                 said: dict[str, Any] = _success("".join(printed))
-                said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
+                said = _delivered(
+                    said, command, context._program, True, self.limit, self.spill_dir
+                )[0]
                 parts.append('},{"type":"text","text":' + string(said["data"]))
             parts.append("}")
             # NOTE: media's base64 is a part of its own, in the content item and in
@@ -11365,7 +11503,7 @@ class _McpServer(_McpCalls):
             try:
                 self.handle(line)
             except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
                 self.fail("null", -32603, "Internal error")
 
     def handle(self, line: bytes) -> None:
@@ -11409,7 +11547,7 @@ class _McpServer(_McpCalls):
                 try:
                     self.message(message)
                 except Exception as error:  # noqa: BLE001 (the other calls still answer)
-                    sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                    sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
                     self.fail("null", -32603, "Internal error")
         finally:
             with self.lock:
@@ -11470,7 +11608,7 @@ class _McpServer(_McpCalls):
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method) or PROGRAM.mcp_extra.get(method)
+        handler = _MCP_METHODS.get(method) or self.program.mcp_extra.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -11512,6 +11650,7 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 }
 
 
+# -- module: burgee.runtime.commandline.serving
 def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) -> list[str]:
     """The tool-wide flags given with `--mcp` that every call reads, as a client must repeat
     them; a path made absolute (from `--cwd`, where the server reads it), since a client starts
@@ -11534,15 +11673,18 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
 
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
-    options = _McpOptions(invocation.rest, invocation.print_config)
+    program = invocation.program
+    options = _McpOptions(invocation.rest, invocation.print_config, program.name)
     if options.help:
-        return _mcp_help()
+        return _mcp_help(program)
     config = invocation.config()
     if options.print_config:
-        return _print_config(options, tuple(_served_flags(invocation, config, options.cwd)))
+        return _print_config(
+            options, tuple(_served_flags(invocation, config, options.cwd)), program
+        )
 
     def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
-        server = _McpServer(debug, shared)
+        server = _McpServer(program, debug, shared)
         server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
         server.config = config
         return server
@@ -11554,8 +11696,8 @@ def _serve_mcp(invocation: _Invocation) -> int:
     requests = _stdin_apart()
     if options.http is not None:
         requests.close()
-        return _serve_http(options, _debugging(invocation.debug), make)
-    server = make(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug, program), make, program)
+    server = make(_debugging(invocation.debug, program))
     _on_sigterm()
     _on_sigint()
     try:
@@ -11567,7 +11709,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
             kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
-            os._exit(_exit_code(kind))
+            os._exit(_exit_code(kind, program))
         raise
 
 
@@ -11584,17 +11726,18 @@ _ASGI: list[Any] = []
 async def asgi(
     scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
 ) -> None:
-    """The MCP endpoint as an ASGI 3 application (`uvicorn tool:asgi`)."""
-    await _asgi_serve(scope, receive, send)
+    """The MCP endpoint as an ASGI 3 application (`uvicorn tool:asgi`). Where a run starts:
+    the program (the generated file's `PROGRAM`) is read here and given to the rest."""
+    await _asgi_serve(scope, receive, send, PROGRAM)
 
 
 # ---- burgee: loaded on first use: http, after mcp ----
-def _asgi_settings() -> _Settings:
-    """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
+def _asgi_settings(program: Program) -> _Settings:
+    """The endpoint's settings (serving `program`) from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
     separated by commas; `*` for any host), `<TOOL>_MCP_PATH`."""
     env = os.environ
-    prefix = _mcp_env()
+    prefix = _mcp_env(program)
     named = {
         name: env.get(prefix + name, "").strip()
         for name in ("TOKEN", "TOKEN_FILE", "ALLOW_HOST", "ALLOW_ORIGIN", "PATH")
@@ -11615,13 +11758,18 @@ def _asgi_settings() -> _Settings:
     return _Settings(path, token or None, hosts, origins)
 
 
-def _asgi_endpoint() -> _Endpoint:
+def _asgi_endpoint(program: Program) -> _Endpoint:
     """The process's endpoint, made by the first request (or at start-up); UsageError when
     its settings are wrong (every request then answers 500 saying so). On the event loop's
     thread: no two make it at once."""
     if not _ASGI:
         try:
-            _ASGI.append(_Endpoint(_asgi_settings(), _debugging(False), _asgi_make, _AsgiBase()))
+            settings, debug = _asgi_settings(program), _debugging(False, program)
+
+            def make(debug: bool, shared: Any = None) -> Any:
+                return _asgi_make(program, debug, shared)
+
+            _ASGI.append(_Endpoint(settings, debug, make, _AsgiBase(), program))
         except UsageError as error:
             _ASGI.append(error)
     found = _ASGI[0]
@@ -11635,16 +11783,14 @@ def _asgi_endpoint() -> _Endpoint:
 _ASGI_POOL: list[Any] = []
 
 
-def _asgi_pool() -> Any:
+def _asgi_pool(name: str) -> Any:
     """The threads the messages run on: as many as the requests served at once, and a few
     for those refused (`asyncio`'s default pool has a handful, and a long call holds one).
     Made on first use, on the event loop's thread."""
     if not _ASGI_POOL:
         from concurrent.futures import ThreadPoolExecutor
 
-        _ASGI_POOL.append(
-            ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM.name}-mcp")
-        )
+        _ASGI_POOL.append(ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{name}-mcp"))
     return _ASGI_POOL[0]
 
 
@@ -11660,13 +11806,16 @@ class _AsgiBase:
         sys.stdout = self.stdout
 
 
-def _asgi_make(debug: bool, shared: Any = None) -> Any:
+def _asgi_make(program: Program, debug: bool, shared: Any = None) -> Any:
     """One server of the endpoint: a session's or a 2026-07-28 request's."""
-    return _McpServer(debug, shared)
+    return _McpServer(program, debug, shared)
 
 
 async def _asgi_serve(
-    scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+    scope: dict[str, Any],
+    receive: Callable[..., Any],
+    send: Callable[..., Any],
+    program: Program,
 ) -> None:
     """Answer one ASGI connection scope: `http` requests, and `lifespan` (the endpoint is
     made at start-up; at shutdown, the calls still running are cancelled, as on SIGTERM)."""
@@ -11678,23 +11827,27 @@ async def _asgi_serve(
             message = await receive()
             if message["type"] == "lifespan.startup":
                 try:
-                    _asgi_endpoint()
+                    _asgi_endpoint(program)
                 except UsageError as error:
-                    failed = {"type": "lifespan.startup.failed", "message": _asgi_problem(error)}
+                    failed = {
+                        "type": "lifespan.startup.failed",
+                        "message": _asgi_problem(error, program.name),
+                    }
                     await send(failed)
                     return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 if _ASGI and isinstance(_ASGI[0], _Endpoint):
-                    await loop.run_in_executor(_asgi_pool(), _ASGI[0].stop, _TIMEOUT_GRACE)
+                    pool = _asgi_pool(program.name)
+                    await loop.run_in_executor(pool, _ASGI[0].stop, _TIMEOUT_GRACE)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
     if scope["type"] != "http":
         return  # NOTE: a websocket is closed unanswered (the ASGI server refuses it)
     try:
-        endpoint = _asgi_endpoint()
+        endpoint = _asgi_endpoint(program)
     except UsageError as error:
-        problem = _asgi_problem(error)
+        problem = _asgi_problem(error, program.name)
         await _asgi_send(send, (500, _asgi_error(problem), {}), scope["method"])
         return
     headers: dict[str, list[str]] = {}
@@ -11710,8 +11863,8 @@ async def _asgi_serve(
         await _asgi_send(send, refused, scope["method"])
 
 
-def _asgi_problem(error: UsageError) -> str:
-    return f"{PROGRAM.name}: {error}"
+def _asgi_problem(error: UsageError, name: str) -> str:
+    return f"{name}: {error}"
 
 
 def _asgi_error(message: str) -> str:
@@ -11802,7 +11955,7 @@ async def _asgi_post(
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
-        running = loop.run_in_executor(_asgi_pool(), run)
+        running = loop.run_in_executor(_asgi_pool(endpoint.program.name), run)
         watching = None
         if routed.watch or routed.stream:
             watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
@@ -11865,56 +12018,56 @@ async def _asgi_relay(
 
 # ---- burgee: loaded on first use: argparse ----
 # -- module: burgee.runtime.commandline.cli_help
-def _exit_codes() -> str:
-    """The root help's table of exit codes, from the tool's error kinds and outcomes."""
+def _exit_codes(program: Program) -> str:
+    """The root help's table of exit codes, from `program`'s error kinds and outcomes."""
     rows = sorted(
-        {**_builtin_errors(), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
+        {**_builtin_errors(program), **program.errors, **program.outcomes}.items(),
         key=lambda item: item[1][0],
     )
     return "exit codes:\n  0    success\n" + "".join(
-        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in PROGRAM.outcomes else ''}\n"
+        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in program.outcomes else ''}\n"
         for kind, (code, _) in rows
     )
 
 
-def _group_help(group: str) -> str:
-    """Help for the program or one of its groups: what it does and what it contains, then its
+def _group_help(group: str, program: Program) -> str:
+    """Help for `program` or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
-    prog = f"{PROGRAM.name} {group}".strip()
-    description = PROGRAM.group_help.get(group, "") if group else PROGRAM.description
+    prog = f"{program.name} {group}".strip()
+    description = program.group_help.get(group, "") if group else program.description
     rows = []
-    for name, summary in PROGRAM.groups[group]:
+    for name, summary in program.groups[group]:
         path = f"{group} {name}".lstrip()
-        aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
+        aliases = [a.rpartition(" ")[2] for a, p in program.aliases.items() if p == path]
         label = f"{name} ({', '.join(aliases)})" if aliases else name
-        rows.append((label, summary + (" (the default command)" if path == PROGRAM.root else "")))
+        rows.append((label, summary + (" (the default command)" if path == program.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in PROGRAM.extra_commands.items()]
-    shared = _shared_help(group) if PROGRAM.shared else ""
+        rows += [(word, summary) for word, (summary, _) in program.extra_commands.items()]
+    shared = _shared_help(group, program) if program.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
         parts.append(description.strip("\n") + "\n")
     parts.append("commands:\n" + _rows(rows))
     if shared:
         parts.append(shared)
-    parts.append(_compact_flags(flags_at(not group, PROGRAM.config, False)))
+    parts.append(_compact_flags(flags_at(not group, program.config, False), program.name))
     if not group:
-        parts.append(_exit_codes())
-        agents = _wrap(_for_agents(), _terminal_width(), "  ")
+        parts.append(_exit_codes(program))
+        agents = _wrap(_for_agents(program.name), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
 
 
-def _shared_help(group: str) -> str:
-    """The options the commands under `group` share (`SHARED`: the program's and its groups'
-    `options=`), as the first of those commands' help shows them: given before the command
+def _shared_help(group: str, program: Program) -> str:
+    """The options the commands under `group` of `program` share (`SHARED`: the program's and its
+    groups' `options=`), as the first of those commands' help shows them: given before the command
     (here) or after it."""
-    scopes = [scope for scope in PROGRAM.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
-    spellings = {spelling for scope in scopes for spelling in PROGRAM.shared[scope]}
+    scopes = [scope for scope in program.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
+    spellings = {spelling for scope in scopes for spelling in program.shared[scope]}
     under = [
         row[3]
-        for path, row in PROGRAM.commands.items()
+        for path, row in program.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
         and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
@@ -11973,11 +12126,12 @@ def _rows(rows: list[tuple[str, str]]) -> str:
     return "".join(lines)
 
 
-def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
-    """The tool-wide flags as help lists them after the commands or options: their spellings
-    only, a line or two for each group (`help flags` explains each); none of `shadowed`."""
+def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ()) -> str:
+    """The tool-wide flags (of the tool `name`) as help lists them after the commands or options:
+    their spellings only, a line or two for each group (`help flags` explains each); none of
+    `shadowed`."""
     width = _terminal_width()
-    lines = [f"tool-wide flags ('{PROGRAM.name} help flags' explains each):\n"]
+    lines = [f"tool-wide flags ('{name} help flags' explains each):\n"]
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
@@ -12001,19 +12155,19 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     return "".join(lines)
 
 
-def _flags_help() -> str:
+def _flags_help(program: Program) -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
-    parser = _new_parser(f"{PROGRAM.name} help flags")
+    parser = _new_parser(program, f"{program.name} help flags")
     formatter = parser._get_formatter()
     import textwrap
 
     about = (
-        f"The flags {PROGRAM.name} answers itself, before or after the command; a command's own"
+        f"The flags {program.name} answers itself, before or after the command; a command's own"
         " option of the same spelling takes it over on that command. -h or --help shows the"
         " help of the tool, a group or a command."
     )
     formatter.add_text(textwrap.fill(about, _terminal_width()))
-    for group, members in grouped(flags_at(True, PROGRAM.config, True)):
+    for group, members in grouped(flags_at(True, program.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
             _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
@@ -12023,18 +12177,18 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-def _command_epilog(path: str, command: _Command) -> str:
+def _command_epilog(path: str, command: _Command, program: Program) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
     parts = []
-    aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
+    aliases = [a.rpartition(" ")[2] for a, p in program.aliases.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
             name: _long(flags)
-            for name, flags, _, _, options in PROGRAM.commands[path][3]
+            for name, flags, _, _, options in program.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
         parts.append(
@@ -12051,11 +12205,13 @@ def _command_epilog(path: str, command: _Command) -> str:
     return "\n".join(parts)
 
 
-def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
+def _tool_flags(
+    parser: argparse.ArgumentParser, command: _Command, path: str, program: Program
+) -> None:
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), compactly
     after its own options, but those its own options take over (`SHADOWS`)."""
-    shadowed = PROGRAM.shadows.get(path, ())
-    row = PROGRAM.commands.get(path)
+    shadowed = program.shadows.get(path, ())
+    row = program.commands.get(path)
     required = (
         {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
     )
@@ -12080,7 +12236,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
+    flags = _compact_flags(flags_at(False, program.config, command.yes), program.name, shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -12103,7 +12259,7 @@ def _help(invocation: _Invocation) -> object:
     `help COMMAND...` (as `COMMAND... --help`)."""
     words = invocation.rest[1:]
     if words == ["flags"]:
-        sys.stdout.write(_flags_help())
+        sys.stdout.write(_flags_help(invocation.program))
         return _PRINTED
     invocation.rest = [*words, "--help"]
     return run(invocation)
@@ -12111,12 +12267,13 @@ def _help(invocation: _Invocation) -> object:
 
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
+    program = invocation.program
     described = _describe(invocation)
     if described is not None:
         return described
-    if invocation.rest and invocation.rest[0] in PROGRAM.extra_commands:
+    if invocation.rest and invocation.rest[0] in program.extra_commands:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
-        return PROGRAM.extra_commands[invocation.rest[0]][1](invocation)
+        return program.extra_commands[invocation.rest[0]][1](invocation)
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
@@ -12124,30 +12281,31 @@ def run(invocation: _Invocation) -> object:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
-        path, rest = _find(invocation.rest)
+        path, rest = _find(invocation.rest, program)
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=_run_hint("--version"),
+            hint=_run_hint("--version", program.name),
         )
-    if path in PROGRAM.groups:
+    if path in program.groups:
         if invocation.version:
-            return _success(_version())
+            return _success(_version(program))
         if rest and rest[0] not in HELP_FLAGS:
-            hint = _closest_flag(rest[:1], [], root=not path)
+            hint = _closest_flag(rest[:1], [], program, root=not path)
             raise UsageError(
-                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+                f"unknown option {rest[0]!r}",
+                hint=hint or f"{_run_hint('--help', program.name)} for usage",
             )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
             if not invocation.json:
-                sys.stderr.write(_group_help(path))
-            children = ", ".join(name for name, _ in PROGRAM.groups[path])
+                sys.stderr.write(_group_help(path, program))
+            children = ", ".join(name for name, _ in program.groups[path])
             raise UsageError("missing command", hint=f"commands: {children}")
-        sys.stdout.write(_group_help(path))
+        sys.stdout.write(_group_help(path, program))
         return _PRINTED
-    command = _command(path)
+    command = _command(program, path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
     #: The words before a pass-through argument's (all of them without one): only they
@@ -12157,7 +12315,7 @@ def run(invocation: _Invocation) -> object:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
-        if PROGRAM.root_mode == "alone" and rest == [path]:
+        if program.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
@@ -12175,40 +12333,43 @@ def run(invocation: _Invocation) -> object:
             raw = quick
         else:
             parser = _new_parser(
-                PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
+                program,
+                program.name if program.root_mode == "alone" else f"{program.name} {path}",
                 command.description,
-                _command_epilog(path, command),
+                _command_epilog(path, command, program),
                 secret=command.secret,
                 confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
-                _tool_flags(parser, command, path)
+                _tool_flags(parser, command, path, program)
             if explaining:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
         source = "flag"
     if command.deprecated is not None or command.deprecated_flags:
-        _warn_deprecated(path, command, raw, source)
-    context = Context(path, invocation.json)
-    context._verbose = _debugging(invocation.debug)
+        _warn_deprecated(path, command, raw, source, program.name)
+    context = Context(path, invocation.json, program)
+    context._verbose = _debugging(invocation.debug, program)
     context._person = source == "flag"
     context._answers = invocation.answers
     context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
+        return _rerun_line(program, path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
+    context._rerun = lambda more: rerun(
+        _answer_flags(program, invocation.answers, more, context._asked)
+    )
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
         # kept for it (`meta.printed`), what its child processes write goes to stderr.
         _QUIET.start(keep=True)
-    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call = _Call(raw, source, context, _Sources(path, program, invocation.config()))
     call.spill_dir = invocation.spill_dir
     # NOTE: an agent named by the environment gets the same cut and way back without --json.
     agent = context.agent is not None
-    call.bound = _output_limit(None, invocation.max_output, agent)
+    call.bound = _output_limit(program, None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12220,9 +12381,9 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else _success(explained)
-        if PROGRAM.media and not invocation.json:
+        if program.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+            program.media[2](command.returns, _output_file(invocation), sys.stdout)
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
@@ -12232,12 +12393,13 @@ def run(invocation: _Invocation) -> object:
             # cut's marker names the full text's `output REF`.
             said = _success(printed)
             limit, spill = invocation.max_output, invocation.spill_dir
-            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            said = _deliver(said, command, program, agent=agent, limit=limit, spill_dir=spill)
             envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
         return _deliver(
             envelope,
             command,
+            program,
             agent=agent,
             limit=invocation.max_output,
             spill_dir=invocation.spill_dir,
@@ -12255,14 +12417,17 @@ def run(invocation: _Invocation) -> object:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the tool with `argv` (default: the command line); return the exit code."""
+    """Run the tool with `argv` (default: the command line); return the exit code. Where a
+    run starts: the one place the program (the generated file's `PROGRAM`) is read from the
+    module; the rest of the run is given it."""
+    program = PROGRAM
     if argv is None:
         _freeze()
     if sys.stdout is None:
         # NOTE: started with stdout closed (`tool >&-`): the answer would have nowhere to go,
         # as when its reader went away (`| head`), but nobody read it at all: say so.
         if sys.stderr is not None:
-            sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
+            sys.stderr.write(f"{program.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
     if sys.stdin is None:
         _no_stdin()
@@ -12270,7 +12435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
     try:
-        return _main(sys.argv[1:] if argv is None else list(argv))
+        return _main(sys.argv[1:] if argv is None else list(argv), program)
     finally:
         sys.stdout, sys.stderr = streams
         status.clear()
@@ -12397,11 +12562,12 @@ def _writable(path: str) -> None:
         raise UsageError(f"cannot write {path}: {problem}", hint="give another --output-file")
 
 
-def _write_answer(data: object, output_file: str | None) -> None:
+def _write_answer(data: object, output_file: str | None, program: Program) -> None:
     """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
     or embedded resource as `media._write_media` says (a program whose commands return some:
-    `PROGRAM.media`)."""
-    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
+    `program.media`)."""
+    media = program.media
+    text = media[0](data, output_file, sys.stdout, program.name) if media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:
@@ -12433,13 +12599,13 @@ def _no_stdin() -> None:
     sys.stdin = io.StringIO()
 
 
-def _main(args: list[str]) -> int:
+def _main(args: list[str], program: Program) -> int:
     invocation: _Invocation | None = None
     json_mode = False
     _here()
     try:
         if not args or args[0] not in _BUILTINS:
-            invocation = _Invocation(args, strict=False)
+            invocation = _Invocation(args, program, strict=False)
             json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_hold_interrupts` held
@@ -12447,20 +12613,20 @@ def _main(args: list[str]) -> int:
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
         if invocation is None:
-            return _builtin(args)
+            return _builtin(args, program)
         if invocation.problem is not None:
             raise invocation.problem
         if "--skill" in invocation.asked:
-            return _builtin(["--skill", *invocation.rest])
+            return _builtin(["--skill", *invocation.rest], program)
         if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
-                sys.stdout.write(f"{PROGRAM.name} {_installed_version()}\n")
+                sys.stdout.write(f"{program.name} {_installed_version(program)}\n")
                 return 0
-            envelope: Any = _success(_version())
+            envelope: Any = _success(_version(program))
         else:
             _on_sigterm()
             envelope = run(invocation)
@@ -12472,7 +12638,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], _output_file(invocation))
+            _write_answer(envelope["data"], _output_file(invocation), program)
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -12480,16 +12646,16 @@ def _main(args: list[str]) -> int:
                 where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
-                _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
+                _emit(sys.stderr, f"{program.name}: {what}; full output: {where}\n")
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
-        return PROGRAM.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
+        return program.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
-        _keep_argv_secrets(args)
-        return _write_error(error, json_mode, PROGRAM.name)
+        _keep_argv_secrets(args, program)
+        return _write_error(error, json_mode, program)
     except KeyboardInterrupt:
-        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM.name)
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, program)
     except _Terminated:
-        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM.name)
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, program)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -12497,30 +12663,30 @@ def _main(args: list[str]) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
-        debug = _debugging(invocation is not None and invocation.debug)
-        return _write_error(_as_error(error, debug), json_mode, PROGRAM.name)
+        debug = _debugging(invocation is not None and invocation.debug, program)
+        return _write_error(_as_error(error, debug, program), json_mode, program)
 
 
-def _version() -> dict[str, str]:
+def _version(program: Program) -> dict[str, str]:
     """`--version --json`: the tool, its version, and the Python it needs."""
     return {
-        "name": PROGRAM.name,
-        "version": _installed_version(),
-        "requires_python": PROGRAM.requires_python,
+        "name": program.name,
+        "version": _installed_version(program),
+        "requires_python": program.requires_python,
     }
 
 
-def _installed_version() -> str:
+def _installed_version(program: Program) -> str:
     """The version `--version` shows: the installed distribution's (read from its metadata
     only here, never on the way to a command), else the one `burgee gen` wrote."""
-    if PROGRAM.distribution:
+    if program.distribution:
         from importlib import metadata
 
         try:
-            return metadata.version(PROGRAM.distribution)
+            return metadata.version(program.distribution)
         except (metadata.PackageNotFoundError, ValueError):
             pass
-    return PROGRAM.version
+    return program.version
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -12530,7 +12696,7 @@ def _batch(invocation: _Invocation) -> int:
     try:
         return _batch_calls(invocation)
     except _BatchFailed as error:
-        return _write_error(error, False, PROGRAM.name)
+        return _write_error(error, False, invocation.program)
 
 
 def _batch_calls(invocation: _Invocation) -> int:
@@ -12561,7 +12727,9 @@ class _Stopped(CommandError):
     kind = "terminated"
 
 
-def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+def _warn_deprecated(
+    path: str, command: _Command, raw: dict[str, Any], source: str, name: str
+) -> None:
     """A line on stderr for a deprecated command, and for each deprecated option given (by
     its flag, or its key in `--json` input); never in the envelope on stdout."""
     used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
@@ -12570,7 +12738,7 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
             used.append((flag if source == "flag" else repr(key), reason))
     for what, reason in used:
         sys.stderr.write(
-            f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+            f"{name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
 
 
@@ -12583,7 +12751,7 @@ def _warn_unused_answers(context: Context) -> None:
             asked = sorted(context._asked)
             then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
             sys.stderr.write(
-                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f"{context.program}: warning: --answer {name}=... was not used: no question of"
                 f" the command is named {name!r} ({then})\n"
             )
 
@@ -12682,7 +12850,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
 }
 
 
-def _complete_values(words: list[str]) -> list[str]:
+def _complete_values(words: list[str], program: Program) -> list[str]:
     """No option of this tool has `complete=` values to offer."""
     return []
 

@@ -9,31 +9,30 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
 from burgee.runtime.answers.output import _PRINTED, _dumps
 from burgee.runtime.commandline.argv import _did_you_mean, _find
-from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.commandline.quickargs import _HIDDEN, _long
-from burgee.runtime.execution.errors import UsageError, _Explained, _run_hint
-from burgee.runtime.execution.jsonread import _load_json
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import UsageError, _Explained, _run_hint
+from burgee.runtime.core.flags import HELP_FLAGS
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.execution.quickargs import _HIDDEN, _long
 
 if TYPE_CHECKING:
     import argparse
 
     from burgee.runtime.commandline.argv import _Invocation
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
     from burgee.runtime.execution.values import _Call
 
 
-def _for_agents() -> str:
-    """The root help's closing paragraph: every surface an agent can use, in one place (one
-    line: help wraps it to the terminal's width)."""
+def _for_agents(name: str) -> str:
+    """The root help's closing paragraph (of the tool `name`): every surface an agent can use,
+    in one place (one line: help wraps it to the terminal's width)."""
     return (
-        f"For agents: `{PROGRAM.name} schema` (or --schema) prints every command as JSON; --json"
+        f"For agents: `{name} schema` (or --schema) prints every command as JSON; --json"
         " answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves"
-        f" them; `{PROGRAM.name} COMMAND --explain OPTION` says where an option's value came from;"
-        f" `{PROGRAM.name} --skill` prints an Agent Skill{_agents_md()}."
+        f" them; `{name} COMMAND --explain OPTION` says where an option's value came from;"
+        f" `{name} --skill` prints an Agent Skill{_agents_md()}."
     )
 
 
@@ -51,15 +50,15 @@ def _agents_md() -> str:
 
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
-    asked, rest = invocation.asked, invocation.rest
+    asked, rest, program = invocation.asked, invocation.rest, invocation.program
     if "--llms" in asked:
-        return _print_json(_document("llms"), asked.get("--field"))
+        return _print_json(_document("llms", program), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         # NOTE: `schema ls`, as `ls --schema`
-        path = PROGRAM.aliases.get(" ".join(words), " ".join(words))
+        path = program.aliases.get(" ".join(words), " ".join(words))
     elif "--schema" in asked:
-        path, extra = _find(rest) if rest else ("", [])
+        path, extra = _find(rest, program) if rest else ("", [])
         if len(extra) == len(rest):
             extra = []  # NOTE: the root command, named by no word: its words are values
         # NOTE: the command's own options (and their values) say nothing of which command, as
@@ -68,7 +67,7 @@ def _describe(invocation: _Invocation) -> object | None:
         path = " ".join((path, *extra)).strip()
     else:
         return None
-    document = _load_json(_document("schema"))
+    document = _load_json(_document("schema", program))
     commands = document["commands"]
     if not path:
         document["commands"] = [c for c in commands if not c.get("hidden")]
@@ -78,7 +77,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema', program.name)} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -146,7 +145,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     if key not in known:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
-        row = PROGRAM.commands.get(call.context.command)
+        row = invocation.program.commands.get(call.context.command)
         flags = [
             _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())

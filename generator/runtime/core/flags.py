@@ -16,7 +16,7 @@ invocation's attribute `dest`, the flags (or the command) it `goes_with` and tho
 which flags a help or a completion shows at a place; `FORMATS`, `BATCH_JOBS`): read by the argv
 parser and help at run time, and by clispec `global_args` and the reserved names at generation
 time (the skill's and `--llms`'s prose name `--json`, `--max-output` and `--batch` as written).
-(The built-in exit codes are `runtime/execution/errors.py`'s.)
+(The built-in exit codes are `runtime/core/errors.py`'s.)
 """
 
 from __future__ import annotations

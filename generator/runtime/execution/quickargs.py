@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
 
 #: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
 _HIDDEN = "==SUPPRESS=="

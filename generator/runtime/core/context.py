@@ -28,7 +28,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.errors import (
     UsageError,
     _Aborted,
     _ActionRequired,
@@ -40,14 +40,15 @@ from burgee.runtime.execution.errors import (
     _variable,
     _written,
 )
-from burgee.runtime.execution.fields import _answer_text, _checked, _field_schema, _form_fields
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.core.fields import _answer_text, _checked, _field_schema, _form_fields
 
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Sequence
     from typing import NoReturn, TypeVar
+
+    from burgee.runtime.program import Program
 
     #: What `Context.form` returns: the form's own class.
     _F = TypeVar("_F")
@@ -139,8 +140,11 @@ class Context:
     #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
     _rerun: Callable[[dict[str, str]], str] | None = None
 
-    def __init__(self, command: str, json: bool) -> None:
-        self.program: str = PROGRAM.name
+    def __init__(self, command: str, json: bool, program: Program) -> None:
+        #: The program the call is of: what the runtime reads of it goes through here.
+        self._program = program
+        #: Its name (a handler's `ctx.program`).
+        self.program: str = program.name
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
@@ -193,7 +197,7 @@ class Context:
         if _LOG_LEVELS.index(level) < 3 and not self._verbose:
             return
         extra = "".join(f" {key}={value!r}" for key, value in data.items())
-        sys.stderr.write(f"{PROGRAM.name}: {level}: {message}{extra}\n")
+        sys.stderr.write(f"{self._program.name}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -218,13 +222,14 @@ class Context:
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
-        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+        program = self._program
+        steps = [_unsecret(step, _SECRETS, program) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, program.name, self._environ)
 
     def show_help(self) -> NoReturn:
         """Stop, and show the command's help instead of an answer: on the command line, as
         `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
-        raise _ShowHelp(self.command)
+        raise _ShowHelp(self.command, self._program.name)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -296,7 +301,7 @@ class Context:
                 callback()
             except (Exception, SystemExit) as error:  # noqa: BLE001
                 # NOTE: a cleanup that fails must not hide the command's own result.
-                sys.stderr.write(f"{PROGRAM.name}: on_exit callback failed: {error!r}\n")
+                sys.stderr.write(f"{self._program.name}: on_exit callback failed: {error!r}\n")
 
 
 def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
@@ -377,6 +382,7 @@ def _answering(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         if answer is None:
@@ -398,7 +404,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
 
 
 def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
-    fields = _form_fields(form)
+    fields = _form_fields(form, context._program)
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
@@ -417,6 +423,7 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
@@ -516,7 +523,12 @@ def _ask_fields(
         else:
             ended, said = "cancelled", "the person cancelled the question"
         raise _ActionRequired(
-            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+            ended,
+            f"{message} ({said}: nothing more ran)",
+            [],
+            context.json,
+            context._program.name,
+            context._environ,
         )
     if not (context._person and _interactive()):
         return _UNANSWERED
@@ -579,36 +591,41 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
 
 
 def _rerun_line(
+    program: Program,
     path: str,
     rest: list[str],
     json_input: str | None,
     flags: list[str],
     config: str | None = None,
 ) -> str:
-    """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    """The command line of a call of `program` again (its words as given, or its JSON input) with
+    `flags` (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
     the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
-    words = [] if PROGRAM.root_mode == "alone" else path.split()
+    words = [] if program.root_mode == "alone" else path.split()
     if config is not None:
         words = ["--config", os.path.abspath(config), *words]
-    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS, program)
 
 
 def _answer_flags(
-    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+    program: Program,
+    answers: dict[str, str],
+    more: dict[str, str],
+    asked: set[str] | None = None,
 ) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
-    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    """`--answer` flags of a call of `program` that give `answers` and `more` (in place of
+    earlier ones); an answer to no question `asked` yet keeps its place, not its value
+    (`_Placed`)."""
     flags: list[str] = []
     for key, text in {**answers, **more}.items():
         if key in more or (asked is not None and key in asked):
             flags += ["--answer", f"{key}={text}"]
             continue
         word = _Placed(f"{key}=")
-        word.variable = _variable(key, "answer ")
+        word.variable = _variable(key, program, "answer ")
         word.what = f"your answer to {key}"
         flags += ["--answer", word]
     return flags

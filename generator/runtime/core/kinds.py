@@ -24,9 +24,9 @@ import pathlib as _pathlib
 import uuid as _uuid
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from burgee.runtime.commandline.wording import _JSON_EXPECTED, _expected, _out_of_bounds, _show
-from burgee.runtime.execution.errors import _Invalid
-from burgee.runtime.execution.jsonread import _Exact
+from burgee.runtime.core.errors import _Invalid
+from burgee.runtime.core.jsonread import _Exact
+from burgee.runtime.core.wording import _JSON_EXPECTED, _expected, _out_of_bounds, _show
 
 if TYPE_CHECKING:
     pass

@@ -3,9 +3,9 @@
 """The errors a command can end with (a kind, an exit code, a message), and the table of the
 built-in kinds and their exit codes: the clispec document, help and the skill read it too.
 
-`BUILTIN_ERRORS` (burgee's codes), `_exit_code()`/`_builtin_errors()` (with the program's moved
-codes, `PROGRAM.exit_codes`, read when asked: a `CommandError`'s `exit_code` is a property of
-its kind), `CommandError`, `Outcome` (a declared data state: raised with the result),
+`BUILTIN_ERRORS` (burgee's codes), `_exit_code()`/`_builtin_errors()`/`_exit_code_of()` (with
+the codes a program moved, `Program.exit_codes`: a `CommandError`'s own `exit_code` is burgee's
+code of its kind), `CommandError`, `Outcome` (a declared data state: raised with the result),
 `UsageError`, `_ActionRequired`, `_Internal`, `_TimedOut`, `_MissingDependency` and `_Missing`
 (stands for a third-party import that is not installed); `_on_sigterm` (SIGTERM raises
 `_Terminated`, so it ends a run, a batch or an MCP server the way Ctrl-C does);
@@ -29,12 +29,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.program import PROGRAM
 from burgee.runtime.start.boot import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import NoReturn
+
+    from burgee.runtime.program import Program
 
 
 #: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
@@ -68,14 +69,22 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
 }
 
 
-def _exit_code(kind: str) -> int:
-    """The exit code of a built-in kind, with the code the program moved it to, if it did."""
-    return PROGRAM.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
+def _exit_code(kind: str, program: Program) -> int:
+    """The exit code of a built-in kind, with the code `program` moved it to, if it did."""
+    return program.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
 
 
-def _builtin_errors() -> dict[str, tuple[int, str]]:
-    """`BUILTIN_ERRORS` with the program's moved codes in place of burgee's."""
-    return {kind: (_exit_code(kind), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+def _builtin_errors(program: Program) -> dict[str, tuple[int, str]]:
+    """`BUILTIN_ERRORS` with `program`'s moved codes in place of burgee's."""
+    return {kind: (_exit_code(kind, program), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+
+
+def _exit_code_of(error: CommandError, program: Program) -> int:
+    """The code `program` exits with for `error`: its class's own, or its built-in kind's,
+    moved where the program moved it."""
+    if isinstance(getattr(type(error), "exit_code", None), property):
+        return _exit_code(error.kind if error.kind in BUILTIN_ERRORS else "internal", program)
+    return error.exit_code
 
 
 #: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
@@ -93,9 +102,9 @@ class CommandError(Exception):
 
     @property
     def exit_code(self) -> int:
-        """The built-in kind's code, the program's when it moved it (a declared error's class
-        sets its own)."""
-        return _exit_code(self.kind if self.kind in BUILTIN_ERRORS else "internal")
+        """The built-in kind's code, burgee's (a declared error's class sets its own; the code
+        a program moved it to is `_exit_code_of`'s, where the tool answers)."""
+        return BUILTIN_ERRORS[self.kind if self.kind in BUILTIN_ERRORS else "internal"][0]
 
     def __init__(
         self,
@@ -138,10 +147,10 @@ class _ShowHelp(UsageError):
     """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
     0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, name: str) -> None:
         super().__init__(
-            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
-            hint=_run_hint(f"{command} --help".lstrip()),
+            f"{command or name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip(), name),
         )
         self.command = command
 
@@ -270,6 +279,7 @@ class _ActionRequired(CommandError):
         message: str,
         steps: Sequence[dict[str, str] | str],
         json: bool,
+        name: str,
         environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
@@ -279,11 +289,11 @@ class _ActionRequired(CommandError):
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
-            if line.split(" ", 1)[0] == PROGRAM.name:
-                line = line[len(PROGRAM.name) :].lstrip()
+            if line.split(" ", 1)[0] == name:
+                line = line[len(name) :].lstrip()
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            line = _command_line(line, here=True)
+            line = _command_line(line, name, here=True)
             needs = _needs(line, environ)
             when = step.get("when", "")
             if needs:
@@ -397,22 +407,22 @@ class _Placed(str):
     what = ""
 
 
-def _variable(name: str, infix: str = "", command: str = "") -> str:
+def _variable(name: str, program: Program, infix: str = "", command: str = "") -> str:
     """The shell variable a line holds in the place of the secret `name`: its option's env var
     when one has it (the line's `command`'s first: same-named options of two commands may read
     two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
-    rows = PROGRAM.commands
+    rows = program.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
         for option, _, _, _, settings in row[3]:
             env = dict(settings).get("env") if option == name else None
             if isinstance(env, str) and env and not infix:
                 return env
-    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    prefix = program.debug_env[: -len("DEBUG")]
     return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
 
 
-def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+def _written(words: Sequence[str], secrets: dict[str, str], program: Program) -> str:
     """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
     JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
     `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
@@ -433,7 +443,7 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
             " ".join(words[start:end])
             for start in range(len(words))
             for end in range(start + 1, len(words) + 1)
-            if " ".join(words[start:end]) in PROGRAM.commands
+            if " ".join(words[start:end]) in program.commands
         ),
         key=len,
         default="",
@@ -452,7 +462,7 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
         for at, piece in enumerate(pieces):
             if at % 2:
                 name = values[piece]
-                variable = _variable(name, command=command)
+                variable = _variable(name, program, command=command)
                 _PLACED[variable] = f"the secret {name}"
                 written.append(f'"${variable}"')
             elif piece:
@@ -461,7 +471,9 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
     return " ".join(parts)
 
 
-def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+def _unsecret(
+    step: dict[str, str] | str, secrets: dict[str, str], program: Program
+) -> dict[str, str] | str:
     """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
     written as `_written` writes one; a line a shell cannot read is left to redaction."""
     line = step if isinstance(step, str) else step.get("command", "")
@@ -470,29 +482,30 @@ def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, 
     import shlex
 
     try:
-        line = _written(shlex.split(line), secrets)
+        line = _written(shlex.split(line), secrets, program)
     except ValueError:
         return step
     return line if isinstance(step, str) else {**step, "command": line}
 
 
-def _command_line(words: str, here: bool = False) -> str:
+def _command_line(words: str, name: str, here: bool = False) -> str:
     """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    shell runs from any folder: `_invoked_as()` (else the tool's `name`) before them; `here`
     (a line that runs a command, whose relative paths, config file and handler's folder are
     this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
     import shlex
 
     started = _invoked_as()
-    prefix = shlex.join(started or [PROGRAM.name])
+    prefix = shlex.join(started or [name])
     if here and started and _FOLDER:
         prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
-def _run_hint(words: str) -> str:
-    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
-    return f"run {_cited(_command_line(words))}"
+def _run_hint(words: str, name: str) -> str:
+    """A hint to run the tool `name` with `words` (after its name), as `_command_line` spells
+    it."""
+    return f"run {_cited(_command_line(words, name))}"
 
 
 def _cited(line: str) -> str:

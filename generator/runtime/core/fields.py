@@ -19,10 +19,13 @@ document, with the class's own defaults).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import UsageError
+
+if TYPE_CHECKING:
+    from burgee.runtime.program import Program
 
 #: How a person or `--answer` says yes or no.
 _YES_NO = {
@@ -87,13 +90,13 @@ def _answer_text(value: object) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _form_fields(form: type) -> list[Any]:
-    """A form's fields as gen read them (the `forms` document), with the defaults the class
-    itself has (a dataclass's; an Enum member as its value)."""
+def _form_fields(form: type, program: Program) -> list[Any]:
+    """A form's fields as gen read them (`program`'s `forms` document), with the defaults the
+    class itself has (a dataclass's; an Enum member as its value)."""
     import json
 
     try:
-        read = json.loads(_document("forms"))[form.__name__]
+        read = json.loads(_document("forms", program))[form.__name__]
     except (KeyError, AttributeError):
         # NOTE: gen reads the calls in a command's own function (its Context parameter's).
         raise TypeError(

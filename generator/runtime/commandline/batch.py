@@ -25,23 +25,23 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _deliver, _failure_envelope, _output_limit
 from burgee.runtime.answers.output import _QUIET, _as_read, _dumps
-from burgee.runtime.execution.context import Context, _answer_flags, _rerun_line
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import Context, _answer_flags, _rerun_line
+from burgee.runtime.core.errors import (
     CommandError,
     UsageError,
     _ActionRequired,
 )
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.execute import _as_error, _debugging, _execute
-from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from burgee.runtime.commandline.argv import _Invocation
+    from burgee.runtime.program import Program
 
 #: The effect of the calls that may run side by side: the ones that change nothing. (Not
 #: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
@@ -65,9 +65,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         path = item.get("command")
         if isinstance(path, str):
             # NOTE: `ls` runs `list-items`, as on the command line
-            path = PROGRAM.aliases.get(path, path)
+            path = invocation.program.aliases.get(path, path)
         arguments = item.get("input", {})
-        command = _command(path) if isinstance(path, str) else None
+        command = _command(invocation.program, path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
@@ -76,7 +76,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _deliver(_failure_envelope(error, True), None, agent=True)
+        failure = _deliver(_failure_envelope(error, True), None, invocation.program, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
@@ -96,47 +96,57 @@ def _not_allowed(call: _Call) -> None:
         f"{context.command} is destructive: a batch runs it only with --allow-destructive",
         [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
         True,
+        context._program.name,
         context._environ,
     )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
-    command = _command(path)
+    program = invocation.program
+    command = _command(program, path)
     assert command is not None  # NOTE: `_batch_call` looked it up
-    debug = _debugging(invocation.debug)
-    context = Context(path, True)
+    debug = _debugging(invocation.debug, program)
+    context = Context(path, True, program)
     context._verbose = debug
     context._answers = invocation.answers
     config = invocation.config()
     context._rerun = lambda more: _alone(
-        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+        program,
+        path,
+        arguments,
+        _answer_flags(program, invocation.answers, more, context._asked),
+        config,
     )
     try:
-        sources = _Sources(path, config, True)
+        sources = _Sources(path, program, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
-        call.bound = _output_limit(None, invocation.max_output, True)
+        call.bound = _output_limit(program, None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
-        envelope = _failure_envelope(_as_error(error, debug), True)
+        envelope = _failure_envelope(_as_error(error, debug, program), True)
     finally:
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir
-    return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
+    return _deliver(envelope, command, program, agent=True, limit=limit, spill_dir=spill_dir)
 
 
 def _alone(
-    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+    program: Program,
+    path: str,
+    arguments: dict[str, Any],
+    flags: list[str],
+    config: str | None = None,
 ) -> str:
-    """The command line that runs one batch call by itself, as the batch runs it: its input
-    as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
-    Not the batch again: that would repeat its other calls, writes included, and a batch read
-    from stdin cannot be read again."""
-    command = _command(path)
+    """The command line that runs one batch call of `program` by itself, as the batch runs it: its
+    input as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`. Not
+    the batch again: that would repeat its other calls, writes included, and a batch read from stdin
+    cannot be read again."""
+    command = _command(program, path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
+    return _rerun_line(program, path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):

@@ -1,0 +1,1 @@
+"""The runtime's core modules: what every other part shares (see docs/architecture.md)."""
