@@ -169,8 +169,8 @@ def run(ctx: Context) -> Section:
         "g`, what the bash completion script runs for a value a `complete=` function offers "
         "(static completion, of commands, options and choices, runs no Python at all)."
     )
-    section.tables.append(("A tool whose handlers import pydantic", _table(series, "shop-")))
-    section.tables.append(("The ported CLIs (stub handlers)", _table(series, "ported-")))
+    section.tables.append(("A tool whose handlers import pydantic", table(series, "shop-")))
+    section.tables.append(("The ported CLIs (stub handlers)", table(series, "ported-")))
     ref = series["pass"]
     section.notes.append(
         f"`python -c pass` median {fmt_ms(ref.median_ms())} ms, p90 {fmt_ms(ref.p90_ms())} ms."
@@ -179,22 +179,19 @@ def run(ctx: Context) -> Section:
     return section
 
 
-def _table(series: dict[str, Series], prefix: str) -> Table:
-    table = Table(
-        ["command", "wall median ms", "p90 ms", "x python -c pass", "CPU median ms"],
-        right={1, 2, 3, 4},
-    )
+def table(series: dict[str, Series], prefix: str, *, rss: bool = False) -> Table:
+    head = ["command", "wall median ms", "p90 ms", "x python -c pass", "CPU median ms"]
+    table = Table(head + (["peak RSS MiB"] if rss else []), right={1, 2, 3, 4, 5})
     for key, s in series.items():
         if key.startswith(prefix):
-            table.rows.append(
-                [
-                    s.command.label,
-                    fmt_ms(s.median_ms()),
-                    fmt_ms(s.p90_ms()),
-                    fmt_ratio(s.ratio()),
-                    fmt_ms(s.cpu_median_ms()),
-                ]
-            )
+            row = [
+                s.command.label,
+                fmt_ms(s.median_ms()),
+                fmt_ms(s.p90_ms()),
+                fmt_ratio(s.ratio()),
+                fmt_ms(s.cpu_median_ms()),
+            ]
+            table.rows.append(row + ([f"{s.maxrss_median_mib():.1f}"] if rss else []))
     return table
 
 

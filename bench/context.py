@@ -79,6 +79,8 @@ PEER_PACKAGES: dict[str, tuple[str, ...]] = {
     # NOTE: the pydantic tool run as a script; the originals of the ported CLIs (case heavy).
     "pydantic": ("pydantic",),
     "originals": ("black", "sqlite-utils", "twine"),
+    # NOTE: a Typer app read as it is (issue 47), the version tests/test_dialects.py reads.
+    "incumbents": ("cruft>=2.16,<2.17",),
 }
 
 

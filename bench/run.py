@@ -24,6 +24,7 @@ from pathlib import Path
 import case_gen
 import case_heavy
 import case_http
+import case_incumbent
 import case_mcp
 import case_memory
 import case_startup
@@ -45,6 +46,7 @@ CASES: dict[str, Callable[[Context], Section]] = {
     "memory": case_memory.run,
     "truncate": case_truncate.run,
     "wide": case_wide.run,
+    "incumbent": case_incumbent.run,
 }
 MIN_ROUNDS = 15
 

@@ -8,7 +8,7 @@ own parser (Click's `make_context`, for a Typer app the Click command Typer buil
 through the tool (in-process), compared as tests/test_ported.py compares ported CLIs (`Port`:
 the same values after `_plain`, or both refuse, or both show help). `KNOWN` lists the lines
 that still differ, each with its reason, and the test requires them still to differ.
-The apps: mcp's `mcp` (Typer, MIT) and skills-ref's `skills-ref` (Click, Apache-2.0).
+The apps: Typer: mcp's `mcp` (MIT), cruft, bbdc-cli; Click: yamlfix, skills-ref, towncrier.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from burgee.model.diagnostics import GenerationError
 from burgee.read.program import read_program
-from tests.helpers import generate, import_tool, run
+from tests.helpers import burgee, generate, import_tool, run
 from tests.test_ported import Port, _click, _split
 
 
@@ -46,6 +46,21 @@ class App:
     command: Callable[[Any], click.Command]
     prog: str
     lines: tuple[str, ...]
+    #: Whether the app has its own `--json` (then the tool's JSON output is `--output json`).
+    own_json: bool = False
+    #: The package's other modules that define commands (their bodies replaced too).
+    commands_in: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _OutputJson:
+    """A tool asked with `--output json` where `Port` puts `--json` (the app's own flag)."""
+
+    tool: Any
+
+    def invoke(self, argv: list[str], env: dict[str, str] | None = None) -> Any:
+        at = argv.index("--") - 1 if "--" in argv else len(argv) - 1
+        return self.tool.invoke([*argv[:at], "--output", "json", *argv[at + 1 :]], env=env)
 
 
 APPS = {
@@ -87,6 +102,31 @@ APPS = {
             "diff -c x", "diff --bogus", "nope", "diff -- extra", "check --strict --not-strict",
         ),
     ),
+    "bbdc": App(
+        "bbdc_cli",
+        "bbdc_cli.__main__",
+        lambda module: typer.main.get_command(module.app),
+        "bbdc",
+        (
+            "", "--help", "doctor", "doctor --json", "account recent-repos --limit 5",
+            "account recent-repos --limit x", "account me --no-include-profile",
+            "account me --include-settings --limit 2", "account user --user-slug ada",
+            "pr list -p P -r R", "pr list --project P --repo R --state OPEN --json", "pr list",
+            "pr list -p P", "pr get -p P -r R 7", "pr get -p P -r R x", "pr get -p P -r R",
+            "pr get 7 -p P -r R", "pr comment -p P -r R 7 -t hi", "pr comment -p P -r R 7",
+            "pr create -p P -r R --from-branch a --to-branch b --title T",
+            "pr create -p P -r R --from-branch a --to-branch b --title T --reviewer u",
+            "pr merge -p P -r R 7 --version 3 --auto-merge", "pr merge -p P -r R 7 --version x",
+            "pr decline -p P -r R 7 --comment no --json", "pr participants list -p P -r R 7",
+            "pr participants add -p P -r R 7 -u ada --role REVIEWER",
+            "pr participants status -p P -r R 7 ada --status APPROVED",
+            "pr comments list -p P -r R 7 --path a.py", "pr blockers list -p P -r R 7 --count",
+            "pr batch get -f a --concurrency 2 --stop-on-error", "pr batch get -f a -c x",
+            "pr nope", "nope", "pr", "pr participants", "pr get -p P -r R 7 extra",
+            "dashboard pull-requests --state OPEN --limit 3", "pr diff -p P -r R 7 --bogus",
+        ),
+        own_json=True,
+    ),
     "yamlfix": App(
         "yamlfix",
         "yamlfix.entrypoints.cli",
@@ -103,6 +143,25 @@ APPS = {
             "--config-file=c.yaml a.yaml", "--env-prefix= a.yaml", "a.yaml -e",
             "-", "- a.yaml", "--version a.yaml",
         ),
+    ),
+    "towncrier": App(
+        "towncrier",
+        "towncrier._shell",
+        lambda module: module.cli,
+        "towncrier",
+        (
+            "", "--help", "--version", "build", "build --draft", "--draft", "build --yes",
+            "build --keep", "build --yes --keep", "build --name p --version 1.0 --date d",
+            "build --config c.toml --dir src", "build --config", "build --bogus", "build x",
+            "check", "check --compare-with main", "check --staged --dir src", "check --dir",
+            "check --help", "create", "create 1.feature", "create 1.feature --edit",
+            "create 1.feature --no-edit -c hi", "create 1.feature --content=hi",
+            "create 1.feature --section s", "create 1.feature --sub-issue 2",
+            "create 1.feature --sub-issue -1", "create 1.feature --sub-issue x",
+            "create a b", "create --dir src --config c.toml 1.bugfix", "nope",
+            "--name p", "-- build", "build --help",
+        ),
+        commands_in=("build.py", "check.py", "create.py"),
     ),
     "skills_ref": App(
         "skills_ref",
@@ -140,6 +199,14 @@ FOLDERS = ("src", "skill", "out", "sub")
 #: The lines that still mean something else in the tool, each with the reason.
 KNOWN: dict[str, dict[str, str]] = {
     "mcp": {},
+    "bbdc": {},
+    "towncrier": {
+        "--version": "the tool gives a line naming no command to the default one, build, whose"
+        " own --version option then wants a value; Click's group reads its eager --version"
+        " (version_option()) first",
+        "-- build": "Click's group takes `--` as the end of its own options and the next word"
+        " as the command; the tool reads every word after `--` as an argument",
+    },
     "cruft": {},
     "yamlfix": {
         "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
@@ -152,7 +219,8 @@ KNOWN: dict[str, dict[str, str]] = {
 
 def _returning(source: str) -> str:
     """The module with each decorated function's body replaced by one that returns its
-    parameters (the run's context left out)."""
+    parameters (the run's context left out, and the one the tool adds to run a group's
+    function first)."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     for node in reversed(tree.body):
@@ -163,7 +231,10 @@ def _returning(source: str) -> str:
         if first is body[0] and ast.get_docstring(node):
             continue
         indent = " " * first.col_offset
-        new = f"{indent}_v = dict(locals())\n{indent}_v.pop('ctx', None)\n{indent}return _v\n"
+        new = (
+            f"{indent}_v = dict(locals())\n{indent}_v.pop('ctx', None)\n"
+            f"{indent}_v.pop('_burgee_context', None)\n{indent}return _v\n"
+        )
         lines[first.lineno - 1 : node.end_lineno] = [new]
         for index in range(node.lineno - 1, first.lineno - 1):  # NOTE: `-> None` says no data
             lines[index] = re.sub(r"\)\s*->\s*None\s*:", "):", lines[index])
@@ -180,10 +251,15 @@ def apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Port]]:
         installed = Path(importlib.import_module(app.package).__file__ or "").parent
         copy = tmp_path_factory.mktemp(name) / app.package
         shutil.copytree(installed, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        for info in installed.parent.glob(f"{app.package}-*.dist-info"):  # NOTE: its version
+            shutil.copytree(info, copy.parent / info.name)
         cli = copy / (app.module.split(".", 1)[1].replace(".", "/") + ".py")
+        for other in app.commands_in:
+            (copy / other).write_text(_returning((copy / other).read_text(encoding="utf-8")))
         source = _returning(cli.read_text(encoding="utf-8"))
         out = generate(cli.parent, source, cli.name, "--name", app.prog)
         tool = import_tool(out, f"tool_dialect_{name}")
+        tool = _OutputJson(tool) if app.own_json else tool
         command = app.command(module)
         core = next(k for k in type(command).__mro__ if k.__module__.endswith("click.core"))
         lib = importlib.import_module(core.__module__.rsplit(".", 1)[0])
@@ -273,15 +349,19 @@ def test_drawn_lines_mean_the_same(apps: dict[str, Port], name: str) -> None:
 
 
 def test_a_static_reader_says_what_it_cannot_know(tmp_path: Path) -> None:
-    """What runs while parsing (a callback, a custom type, a computed default) is an error at
-    its line that says what to do; a computed help is left out with a warning."""
+    """What runs while parsing (a group option's callback, a custom type, a computed default)
+    is an error at its line that says what to do; a computed help is left out with a warning.
+    (A command's parameter's callback runs after parsing: `test_a_parameters_callback_...`.)"""
     source = (
         "import click\n\n"
-        "@click.command()\n"
+        "@click.group()\n"
         "@click.option('--n', callback=lambda c, p, v: v)\n"
         "@click.option('--t', type=Custom())\n"
         "@click.option('--d', default=compute(1))\n"
         "def main(n, t, d):\n"
+        "    pass\n\n"
+        "@main.command()\n"
+        "def go():\n"
         "    pass\n"
     )
     path = tmp_path / "app.py"
@@ -289,7 +369,7 @@ def test_a_static_reader_says_what_it_cannot_know(tmp_path: Path) -> None:
     with pytest.raises(GenerationError) as raised:
         read_program(source, str(path))
     found = [(d.span.line, d.message) for d in raised.value.diagnostics]
-    assert [line for line, _ in found] == [4, 5, 6], found
+    assert sorted(found) == found and [line for line, _ in found] == [4, 5, 6], found
     assert "callback" in found[0][1] and "body" in found[0][1]
     assert "ParamType" in found[1][1]
     assert "default_factory" in found[2][1]
@@ -317,7 +397,7 @@ def test_an_env_var_known_only_at_run_time_is_an_error_at_its_place(
     assert found == [(line, "envvar= must be a string known before the program runs")]
 
 
-@pytest.mark.parametrize("stem", ["_cli", "__main__", "app", "cli"])
+@pytest.mark.parametrize("stem", ["_cli", "__main__", "app", "cli", "_shell"])
 def test_a_generic_file_name_names_the_program_after_its_folder(tmp_path: Path, stem: str) -> None:
     """`burgee gen cruft/_cli.py` names the tool `cruft` (it refused `-cli` before)."""
     folder = tmp_path / "cruft_tool"
@@ -411,7 +491,7 @@ def add_stock(name, count, where):
 \"\"\"A shop.\"\"\"
 import click
 
-from .commands.stock import add_stock
+from .commands.stock import add_stock as _stock_cmd
 
 
 @click.group()
@@ -425,7 +505,7 @@ def stock():
     \"\"\"Stock things.\"\"\"
 
 
-stock.add_command(add_stock)
+stock.add_command(_stock_cmd)
 
 
 @cli.command()
@@ -907,3 +987,326 @@ def test_a_typer_apps_auto_envvar_prefix(tmp_path: Path) -> None:
         "SHIP_CRATE_PACK_UP_SIZE=3 crate pack-up", "SHIP_SEND_SIZE=4 send", "SHIP_SIZE=5 send",
         "SHIP_CRATE_PACK_UP_FRAGILE=1 crate pack-up", "SHIP_SEND_SIZE=x send",
     ))  # fmt: skip
+
+
+FLAGS_CLICK = '''\
+import click
+
+
+@click.command()
+@click.option("--draft", "draft", default=False, flag_value=True)
+@click.option("--yes", "answer_yes", default=None, flag_value=True)
+@click.option("--keep", is_flag=True, default=None)
+@click.option("--quiet", is_flag=True)
+def cli(draft, answer_yes, keep, quiet):
+    """Build."""
+    return {"draft": draft, "answer_yes": answer_yes, "keep": keep, "quiet": quiet}
+'''
+
+
+def test_a_flag_value_true_flag_and_a_flag_left_none(tmp_path: Path) -> None:
+    """towncrier's `--draft` (`default=False, flag_value=True`) is a flag; `--yes` with
+    `default=None` (and `is_flag=True, default=None`) is None when left out, as Click gives."""
+    port = _port(tmp_path, FLAGS_CLICK, "flags")
+    assert not _disagree(port, (
+        "", "--draft", "--yes", "--keep", "--quiet", "--draft --yes --keep --quiet", "--yes x",
+    ))  # fmt: skip
+
+
+CALLBACK_CLICK = '''\
+import click
+
+
+@click.group()
+@click.option("--verbose", is_flag=True)
+@click.pass_context
+def cli(ctx, verbose):
+    """Ship things."""
+    ctx.obj = {"verbose": verbose}
+    click.echo(f"group verbose={verbose} then {ctx.invoked_subcommand}")
+
+
+@cli.group()
+@click.option("--fast", is_flag=True)
+@click.pass_obj
+def crate(state, fast):
+    """Crates."""
+    state["fast"] = fast
+    click.echo("crate")
+
+
+@crate.command()
+@click.option("--size", type=int, default=1)
+@click.pass_obj
+def send(state, size):
+    """Send."""
+    click.echo(f"send {size} {sorted(state.items())}")
+
+
+@cli.command()
+@click.pass_context
+def show(context):
+    """Show."""
+    click.echo(f"show {context.obj}")
+'''
+
+CALLBACK_TYPER = '''\
+import typer
+
+app = typer.Typer(name="shipit")
+state = {}
+
+
+@app.callback()
+def main(ctx: typer.Context, verbose: bool = False):
+    """Ship things."""
+    ctx.obj = {"verbose": verbose}
+    typer.echo(f"callback verbose={verbose} then {ctx.invoked_subcommand}")
+
+
+@app.command()
+def send(ctx: typer.Context, size: int = 1):
+    """Send."""
+    typer.echo(f"send {size} {ctx.obj}")
+
+
+@app.command()
+def stop():
+    """Stop."""
+    typer.echo("stop")
+'''
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        (CALLBACK_CLICK, ("--verbose crate --fast send --size 2", "crate send", "show",
+                          "--verbose show")),
+        (CALLBACK_TYPER, ("--verbose send --size 2", "send", "stop", "--verbose stop")),
+    ],
+    ids=["click", "typer"],
+)  # fmt: skip
+def test_a_groups_callback_runs_before_its_command(
+    tmp_path: Path, source: str, lines: tuple[str, ...]
+) -> None:
+    """A group's function (Click) or `@app.callback()` (Typer) runs after parsing, before the
+    command, root first, with the group's options and the run's context (`ctx.obj` set there
+    is the command's, `pass_obj` gives it): the tool prints what the original prints."""
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "ship.py", "exec"), namespace)  # noqa: S102
+    original = namespace["cli"] if "cli" in namespace else typer.main.get_command(namespace["app"])
+    tool = generate(tmp_path, source, "ship.py", "--name", "ship")
+    for line in lines:
+        want = CliRunner().invoke(original, line.split())
+        got = run(tool, *line.split())
+        assert (got.code, got.out) == (want.exit_code, want.output), line
+
+
+PARAM_CALLBACK = '''\
+import click
+
+
+def _validate_answer(ctx, param, value):
+    other = ctx.params.get("answer_yes" if param.name == "answer_keep" else "answer_keep")
+    if other and value:
+        click.echo("You can not choose both --yes and --keep at the same time")
+        ctx.abort()
+    return value
+
+
+def _pairs(_ctx, _param, value):
+    for item in value:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r} is not key=value")
+    return dict(item.split("=", 1) for item in value) or None
+
+
+@click.command()
+@click.option("--yes", "answer_yes", default=None, flag_value=True, callback=_validate_answer)
+@click.option("--keep", "answer_keep", default=None, flag_value=True, callback=_validate_answer)
+@click.argument("extra", nargs=-1, callback=_pairs)
+def cli(answer_yes, answer_keep, extra):
+    """Build."""
+    return {"answer_yes": answer_yes, "answer_keep": answer_keep, "extra": extra}
+'''
+
+
+def test_a_parameters_callback_runs_after_parsing(tmp_path: Path) -> None:
+    """`callback=` of a command's option or argument (towncrier's `_validate_answer`,
+    cookiecutter's key=value check): run after parsing with the run's context (`ctx.params`,
+    `ctx.abort()`), the parameter (`param.name`) and the value; what it returns is the value,
+    what it raises the original's answer."""
+    port = _port(tmp_path, PARAM_CALLBACK, "answers")
+    assert not _disagree(port, (
+        "", "--yes", "--keep", "--yes --keep", "a=1 b=2", "a", "--yes a=1", "a=1 --keep x",
+    ))  # fmt: skip
+    (tmp_path / "out").mkdir()
+    aborted = run(generate(tmp_path / "out", PARAM_CALLBACK, "answers.py"), "--yes", "--keep")
+    assert aborted.code == 1 and "You can not choose both" in aborted.out
+
+
+def test_version_option_without_a_version_is_the_installed_distributions(tmp_path: Path) -> None:
+    """`click.version_option()` with no version: Click reads the installed distribution's
+    version when it runs; gen reads it from the `*.dist-info/METADATA` beside the package."""
+    package = tmp_path / "news_maker"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    info = tmp_path / "news_maker-3.1.4.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: news-maker\nVersion: 3.1.4\n")
+    source = (
+        "import click\n\n\n@click.group()\n@click.version_option()\ndef cli():\n"
+        '    """News."""\n\n\n@cli.command()\ndef build():\n    """Build."""\n'
+    )
+    (package / "cli.py").write_text(source)
+    assert read_program(source, str(package / "cli.py")).version == "3.1.4"
+
+
+HELP_AND_PATHS = '''\
+import pathlib
+
+import click
+
+
+@click.group()
+def cli():
+    pass
+
+
+@cli.command(help="Send a parcel.")
+@click.option("--size", type=int, default=1)
+def send(size):
+    click.echo(size)
+
+
+@cli.command(help="Put it (help= wins).")
+@click.argument("where", type=click.Path(path_type=str))
+@click.argument("other", type=click.Path())
+@click.argument("third", type=click.Path(path_type=pathlib.Path))
+def put(where, other, third):
+    """Put."""
+    click.echo(f"{type(where).__name__} {type(other).__name__} {type(third).__name__}")
+'''
+
+
+def test_a_commands_help_and_a_paths_path_type(tmp_path: Path) -> None:
+    """`@cli.command(help=...)` is the command's help (over its docstring, as in Click), with
+    no "no docstring" warning; `click.Path(path_type=str)` gives the body a str, as Click does,
+    and `path_type=pathlib.Path` a Path; a Click command's missing return annotation (it
+    returns None by design) is no warning either."""
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    program = read_program(HELP_AND_PATHS, str(tmp_path / "app.py"))
+    helps = {c.name: c.summary for c in program.commands}
+    assert helps == {"send": "Send a parcel.", "put": "Put it (help= wins)."}, helps
+    tool = generate(tmp_path, HELP_AND_PATHS, "app.py")
+    namespace: dict[str, Any] = {}
+    exec(compile(HELP_AND_PATHS, "app.py", "exec"), namespace)  # noqa: S102
+    want = CliRunner().invoke(namespace["cli"], ["put", "a", "b", "c"]).output
+    assert run(tool, "put", "a", "b", "c").out == want == "str str PosixPath\n"
+    made = burgee("gen", str(tmp_path / "app.py"), "-o", str(tmp_path / "again.py"))
+    assert "no docstring" not in made.stderr and "no return annotation" not in made.stderr
+
+
+EXITS = '''\
+import sys
+
+import click
+
+
+@click.group()
+def cli():
+    """Exits."""
+
+
+@cli.command()
+@click.argument("code", type=int)
+def leave(code):
+    """Leave with a code."""
+    sys.exit(code)
+
+
+@cli.command()
+def stop():
+    """Abort."""
+    raise click.Abort()
+'''
+
+
+def test_a_click_programs_error_kinds_and_sys_exit(tmp_path: Path) -> None:
+    """The kinds a Click or Typer body's exits become (`exit`, `aborted`, `failed`) are in
+    the schema's errors list with their exit codes, and each command's; `sys.exit(code)` in a
+    body ends the command at that code, as the original's does (not an `internal` error)."""
+    tool = import_tool(generate(tmp_path, EXITS, "exits.py", "--name", "exits"), "tool_exits")
+    schema = tool.invoke(["schema"]).envelope or {}
+    schema = schema.get("data", schema)
+    kinds = {e["kind"]: e["exit_code"] for e in schema["errors"]}
+    assert {k: kinds.get(k) for k in ("exit", "aborted", "failed")} == {
+        "exit": 1, "aborted": 1, "failed": 1,
+    }  # fmt: skip
+    assert {"exit", "aborted", "failed"} <= set(schema["commands"][0]["errors"])
+    left = tool.invoke(["leave", "3", "--json"])
+    assert left.exit_code == 3 and (left.envelope or {})["error"]["kind"] == "exit"
+    assert tool.invoke(["leave", "0"]).exit_code == 0
+    stopped = tool.invoke(["stop", "--json"])
+    assert stopped.exit_code == 1 and (stopped.envelope or {})["error"]["kind"] == "aborted"
+
+
+ASYNC_CLICK = '''\
+import click
+
+
+@click.group()
+def cli():
+    """Async."""
+
+
+@cli.command()
+async def bad():
+    """Bad."""
+    raise click.UsageError("nope")
+
+
+@cli.command()
+async def leave():
+    """Leave."""
+    click.get_current_context().exit(3)
+'''
+
+
+def test_an_async_bodys_exits_are_mapped_as_a_sync_ones(tmp_path: Path) -> None:
+    """An `async def` command of a Click program: its context is there for
+    `get_current_context()`, and its click exceptions become the same kinds as a sync one's."""
+    tool = import_tool(generate(tmp_path, ASYNC_CLICK, "asy.py", "--name", "asy"), "tool_asy")
+    bad = tool.invoke(["bad", "--json"])
+    assert (bad.exit_code, (bad.envelope or {})["error"]["kind"]) == (2, "usage"), bad.envelope
+    left = tool.invoke(["leave", "--json"])
+    assert (left.exit_code, (left.envelope or {})["error"]["kind"]) == (3, "exit"), left.envelope
+
+
+def test_a_typer_apps_name_is_the_programs(tmp_path: Path) -> None:
+    """`typer.Typer(name="shipit")` names the program (the file's name does otherwise)."""
+    assert read_program(CALLBACK_TYPER, str(tmp_path / "ship.py")).name == "shipit"
+
+
+def test_a_vendored_default_group_is_read_as_the_package(tmp_path: Path) -> None:
+    """towncrier vendors click-default-group (`from .click_default_group import DefaultGroup`):
+    it is read as the package is, and its copy is not bundled into the tool (the default
+    command is the tool's own; the copy subclasses click.Group when it loads)."""
+    package = tmp_path / "news"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "click_default_group.py").write_text(
+        "import click\n\n\nclass DefaultGroup(click.Group):\n    vendored = True\n"
+    )
+    source = DEFAULT_GROUP.replace(
+        "from click_default_group import DefaultGroup",
+        "from .click_default_group import DefaultGroup",
+    )
+    (package / "cli.py").write_text(source)
+    out = generate(package, source, "cli.py", "--name", "q")
+    assert "vendored = True" not in out.read_text(encoding="utf-8")
+    answer = run(out, "select 1", "--limit", "3", "--json")
+    assert answer.json()["data"] == {"sql": "select 1", "limit": 3}, answer

@@ -271,18 +271,99 @@ def test_a_sibling_imported_as_a_module_is_refused_at_the_import(tmp_path: Path)
 
 
 def test_a_name_the_sibling_lacks_or_defines_twice_is_refused(tmp_path: Path) -> None:
+    """A name two modules define is renamed in the sibling where that is safe; where the
+    sibling also binds it inside a function (a parameter here), bundling is refused."""
     found = _refused(
         tmp_path,
         {
-            "helpers.py": "def go():\n    return 2\n",
+            "helpers.py": "def go():\n    return 2\n\n\ndef twice(go):\n    return go * 2\n",
             "handlers.py": "from helpers import nothing\n" + COMMAND,
         },
     )
     assert found == [
-        "handlers.py:1:1: error: helpers.py has no top-level name 'nothing' to import",
-        "handlers.py:1:1: error: handlers.py and helpers.py both define 'go'; bundled into one "
+        "handlers.py:1:1: error: helpers.py and handlers.py both define 'go'; bundled into one "
         "module, one would replace the other",
+        "handlers.py:1:1: error: helpers.py has no top-level name 'nothing' to import",
     ]
+
+
+CLASHES = {
+    "a.py": 'NAME = "a"\n\n\ndef _main():\n    return NAME\n',
+    "b.py": (
+        'NAME = "b"\n\n\ndef _main():\n    return NAME\n\n\n'
+        "def shout():\n    global NAME\n    NAME = NAME + '!'\n    return _main().upper()\n"
+    ),
+    "c.py": "from b import _main as inner\n\n\ndef _main():\n    return inner() + 'c'\n",
+    "handlers.py": (
+        "from a import _main as main_a\n"
+        "from b import _main as main_b, shout\n"
+        "from c import _main as main_c\n"
+        "from burgee import command\n\n"
+        'NAME = "top"\n\n\n'
+        '@command(effects="read_only")\n'
+        "def go() -> list[str]:\n"
+        '    """Go."""\n'
+        "    return [main_a(), main_b(), shout(), main_b(), main_c(), NAME]\n"
+    ),
+}
+
+
+def test_names_several_siblings_define_each_keep_their_module(tmp_path: Path) -> None:
+    """Sibling modules that define the same name (towncrier's `_main` in build.py, check.py
+    and create.py): each is renamed in its module's code, so every use means its own."""
+    for name, text in CLASHES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "tool.py"
+    burgee("gen", str(tmp_path / "handlers.py"), "-o", str(out), "--name", "clash")
+    answer = subprocess.run(
+        [sys.executable, str(out), "go", "--json"], capture_output=True, text=True, check=False
+    )
+    assert json.loads(answer.stdout)["data"] == ["a", "b", "B!", "b!", "b!c", "top"], answer
+
+
+MODULES = {
+    "__init__.py": "",
+    "fmt.py": (
+        "from .util import shout\n\n\n"
+        "class Tools:\n    kind = 'base'\n\n\n"
+        "def tools(kind):\n"
+        "    if kind == 'md':\n"
+        "        from . import fmt_md\n\n        return fmt_md.MdTools()\n"
+        "    from . import (  # a comment\n        fmt_rst,\n    )\n\n"
+        "    return fmt_rst.RstTools()\n"
+    ),
+    "fmt_md.py": "from .fmt import Tools\n\n\nclass MdTools(Tools):\n    kind = 'md'\n",
+    "fmt_rst.py": "from .fmt import Tools\n\n\nclass RstTools(Tools):\n    kind = 'rst'\n",
+    "util.py": "def shout(text):\n    return text.upper()\n",
+    "handlers.py": (
+        "from . import util\n"
+        "from .fmt import tools\n"
+        "from burgee import command\n\n\n"
+        '@command(effects="read_only")\n'
+        "def go(kind: str) -> str:\n"
+        '    """Go."""\n'
+        "    return util.shout(tools(kind).kind)\n"
+    ),
+}
+
+
+def test_a_sibling_module_imported_as_a_module_is_bundled(tmp_path: Path) -> None:
+    """`from . import fmt_md` inside a function (towncrier's `_vcs.py`, scriv's `format.py`),
+    `from . import util` at the top: the module is bundled and the name is it, also where the
+    two modules import each other (the one in a function runs later)."""
+    package = tmp_path / "shop"
+    package.mkdir()
+    for name, text in MODULES.items():
+        (package / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "tool.py"
+    made = burgee("gen", str(package / "handlers.py"), "-o", str(out), "--name", "shop")
+    assert made.returncode == 0, made.stderr
+    for kind, want in (("md", "MD"), ("rst", "RST")):
+        answer = subprocess.run(
+            [sys.executable, str(out), "go", "--kind", kind, "--json"],
+            capture_output=True, text=True, check=False, cwd=tmp_path / "shop",
+        )  # fmt: skip
+        assert json.loads(answer.stdout)["data"] == want, answer
 
 
 def test_a_sibling_import_inside_a_function_is_refused(tmp_path: Path) -> None:

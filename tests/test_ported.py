@@ -107,6 +107,8 @@ def _click(cli: click.Command, prog: str, argv: Sequence[str], lib: Any = click)
         except lib.ClickException:
             return Answer("refused")
         except Exception as stop:  # NOTE: click's Exit, and Typer's (its click has none)
+            if type(stop).__name__ == "Abort":  # NOTE: `ctx.abort()` while parsing: exit 1
+                return Answer("refused")
             if type(stop).__name__ != "Exit":
                 raise
             return Answer("info" if getattr(stop, "exit_code", 1) == 0 else "refused")

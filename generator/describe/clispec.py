@@ -42,7 +42,6 @@ from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.runtime.answers.deliver import _AGENT_LIMIT
 from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
 from burgee.runtime.commandline.argv import _hoisted
-from burgee.runtime.core.errors import BUILTIN_ERRORS
 from burgee.runtime.core.flags import FLAGS, confirm_flag
 from burgee.runtime.core.kinds import TYPES
 from burgee.runtime.execution.sources import _CONFIG_FILES
@@ -302,7 +301,7 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     entry["stdout_schema"] = stdout_schema(command, program)
     if command.yes:
         entry["confirmation_bypass_arg"] = confirm_flag().name
-    entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
+    entry["errors"] = sorted({*program.builtin_errors(), *(e.kind for e in program.errors)})
     if command.outcomes:
         entry["outcomes"] = list(command.outcomes)
     if command.deprecated is not None:

@@ -23,7 +23,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.runtime.core.errors import BUILTIN_ERRORS
+from burgee.runtime.core.errors import BUILTIN_ERRORS, FRAMEWORK_ERRORS
 
 Effects = Literal[
     "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
@@ -619,6 +619,6 @@ class Program(Node):
         """The built-in error kinds (`errors.BUILTIN_ERRORS`) with this program's moved
         exit codes (`program(exit_codes=...)`): kind -> (exit code, description)."""
         moved = dict(self.exit_codes)
-        return {
-            kind: (moved.get(kind, code), text) for kind, (code, text) in BUILTIN_ERRORS.items()
-        }
+        # NOTE: a Typer or Click program's bodies exit as theirs do (`FRAMEWORK_ERRORS`)
+        kinds = {**BUILTIN_ERRORS, **(FRAMEWORK_ERRORS if self.dialect != "burgee" else {})}
+        return {kind: (moved.get(kind, code), text) for kind, (code, text) in kinds.items()}

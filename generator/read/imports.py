@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
+from burgee.model.reserved import RUNTIME_IMPORTS, RUNTIME_NAMES
 from burgee.read.source import check, decode, nested_imports
 from burgee.read.source import tree as parsed
 
@@ -134,6 +135,28 @@ def project_version(path: str) -> str | None:
     return version if isinstance(version, str) else None
 
 
+def installed_version(path: str) -> str | None:
+    """The version of the installed distribution whose package holds `path`: its
+    `*.dist-info/METADATA` beside the package's top folder (what Click's `version_option()`
+    with no version reads when the program runs)."""
+    package = Path(path).resolve().parent
+    if not (package / "__init__.py").is_file():
+        return None
+    while (package.parent / "__init__.py").is_file():
+        package = package.parent
+    wanted = _normal(package.name)
+    for info in sorted(package.parent.glob("*.dist-info")):
+        if _normal(info.name.split("-", 1)[0]) != wanted:
+            continue
+        try:
+            text = (info / "METADATA").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        found = re.search(r"^Version:\s*(\S+)", text, re.MULTILINE)
+        return found[1] if found else None
+    return None
+
+
 class _Bundler:
     def __init__(self, path: str) -> None:
         #: The handlers file as the user named it: siblings are named the same way.
@@ -149,6 +172,16 @@ class _Bundler:
         self.bound: dict[str, str] = {}
         #: Every top-level name of each bundled sibling, imports included.
         self.exports: dict[str, set[str]] = {}
+        #: Each bundled sibling's names that are called otherwise in the one module: a name
+        #: another module defines too is renamed in the later one (file -> name -> new name).
+        self.renamed: dict[str, dict[str, str]] = {}
+        #: Sibling modules imported as modules (`from . import fmt`): file -> the name of the
+        #: namespace that stands for it in the one module, once written.
+        self.namespaces: dict[str, str] = {}
+        #: A sibling's modules its functions import (`lines` to `sibling`).
+        self.pending: dict[str, list[tuple[ast.ImportFrom, list[Path]]]] = {}
+        #: A sibling's names that clash and cannot be renamed, reported at its import.
+        self.clashes: dict[str, list[str]] = {}
 
     def error(self, path: str, node: ast.AST, message: str) -> None:
         span = SourceSpan(
@@ -179,7 +212,8 @@ class _Bundler:
         tree = parsed(source)
         folder = Path(path).resolve().parent
         text = source.splitlines()
-        own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
+        #: This module's names as the one module calls them, where that differs.
+        names: dict[str, str] = {}
         #: Line index -> replacement lines for a statement starting there.
         replace: dict[int, list[tuple[str, tuple[str, int]]]] = {}
         blank: set[int] = set()
@@ -191,11 +225,26 @@ class _Bundler:
             (node, False) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
         ]
         found += [(node, True) for node in nested_imports(source)]
+        #: `from . import fmt` in a function: bundled once this module's code is (a module
+        #: imported there may import this one), the statement binding its namespace.
+        later: list[tuple[ast.ImportFrom, list[Path]]] = []
         for node, nested in found:
-            if isinstance(node, ast.Import):
+            modules = self.modules_imported(node, folder)
+            if isinstance(node, ast.ImportFrom) and modules and nested:
+                later.append((node, modules))
+                indent = " " * node.col_offset
+                replace[node.lineno] = [
+                    (
+                        f"{indent}{a.asname or a.name} = {self.namespace_name(m)}",
+                        (path, node.lineno),
+                    )
+                    for a, m in zip(node.names, modules, strict=True)
+                ]
+                blank.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            elif isinstance(node, ast.Import):
                 for alias in node.names:
                     self.classify(path, node, alias.name, 0, folder, nested=nested)
-            else:
+            elif not modules:
                 self.classify(path, node, node.module or "", node.level, folder, nested=nested)
         for index, statement in enumerate(tree.body):
             start, end = statement.lineno, statement.end_lineno or statement.lineno
@@ -206,8 +255,34 @@ class _Bundler:
                 drop = not top
             elif not top and _is_main_block(statement):
                 drop = True
+            elif (
+                not top
+                and isinstance(statement, ast.ImportFrom)
+                and not statement.level
+                and not self.is_sibling(folder, statement.module or "")
+                and self.renamed_import(statement, tree, text, path) is not None
+            ):
+                line, renamed = self.renamed_import(statement, tree, text, path) or ("", {})
+                names.update(renamed)
+                replace[start] = [(line, (path, start))]
+                drop = True
+            elif isinstance(statement, ast.ImportFrom) and self.modules_imported(statement, folder):
+                if first_sibling is None:
+                    first_sibling = start
+                aliases = []
+                imported = self.modules_imported(statement, folder)
+                for alias, module in zip(statement.names, imported, strict=True):
+                    inserted += self.module(path, statement, module)
+                    local = alias.asname or alias.name
+                    aliases.append(f"{local} = {self.namespace_name(module)}")
+                replace[start] = [(line, (path, start)) for line in aliases]
+                drop = True
             elif isinstance(statement, ast.ImportFrom):
                 target = self.module_file(folder, statement.module or "", statement.level)
+                if target is not None and target.stem == "click_default_group":
+                    # NOTE: a vendored click-default-group (towncrier's): the Click reader
+                    # reads its DefaultGroup as the package's and leaves the import out
+                    target = None
                 if target is not None and (
                     statement.level or self.is_sibling(folder, statement.module or "")
                 ):
@@ -215,15 +290,33 @@ class _Bundler:
                     if first_sibling is None:
                         first_sibling = start
                     inserted += code
-                    aliases = [
-                        f"{a.asname} = {a.name}"
-                        for a in statement.names
-                        if a.asname and a.asname != a.name
-                    ]
+                    theirs = self.renamed.get(_shown(target, self.path), {})
+                    aliases = []
+                    for alias in statement.names:
+                        local = alias.asname or alias.name
+                        bound = theirs.get(alias.name, alias.name)
+                        # NOTE: a sibling's own code is renamed where it can be; the handlers
+                        # file keeps its names (the reader reads them) and gets an alias
+                        if local != bound and (top or _renames(tree, text, local, bound) is None):
+                            aliases.append(f"{local} = {bound}")
+                        elif local != bound:
+                            names[local] = bound
                     replace[start] = [(line, (path, start)) for line in aliases]
                     drop = True
             if drop:
                 blank.update(range(start, end + 1))
+        if not top:
+            names.update(self.own_names(tree, text, path))
+            self.renamed[path] = dict(names)
+        edits = [e for name, new in names.items() for e in _renames(tree, text, name, new) or ()]
+        for index, start, end, new in sorted(edits, reverse=True):
+            text[index] = text[index][:start] + new + text[index][end:]
+        if top and later:
+            inserted += self.later(path, later)
+            if first_sibling is None:  # NOTE: after the handlers file's imports
+                ends = [s.end_lineno or s.lineno for s in tree.body if _is_import(s)]
+                first_sibling = min(max(ends, default=0) + 1, len(text))
+        own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
         result: list[tuple[str, tuple[str, int]]] = []
         for number, (line, origin) in enumerate(own, start=1):
             if number == first_sibling:
@@ -233,7 +326,84 @@ class _Bundler:
                 blank.discard(number)
                 continue
             result.append(("" if number in blank else line, origin))
+        if not top:
+            self.pending[path] = later
         return result
+
+    def renamed_import(
+        self, statement: ast.ImportFrom, tree: ast.Module, text: list[str], path: str
+    ) -> tuple[str, dict[str, str]] | None:
+        """A sibling's `from click import Context, UsageError`, whose names the generated
+        module defines too: the statement importing them under the sibling's own names, and
+        those names; None when it imports none such (or one cannot be renamed)."""
+        if statement.module is None or any(a.name == "*" for a in statement.names):
+            return None
+        stem = re.sub(r"\W", "_", Path(path).stem.strip("_")) or "module"
+        renamed: dict[str, str] = {}
+        parts = []
+        for alias in statement.names:
+            local = alias.asname or alias.name
+            if local in RUNTIME_NAMES:
+                renamed[local] = f"{local}__{stem}"
+                if _renames(tree, text, local, renamed[local]) is None:
+                    return None
+            parts.append(f"{alias.name} as {renamed[local]}" if local in renamed else local)
+        if not renamed:
+            return None
+        return f"from {statement.module} import {', '.join(parts)}", renamed
+
+    def later(
+        self, path: str, later: list[tuple[ast.ImportFrom, list[Path]]]
+    ) -> list[tuple[str, tuple[str, int]]]:
+        """The code of the modules a function of `path` imports as modules."""
+        code: list[tuple[str, tuple[str, int]]] = []
+        for node, modules in later:
+            for module in modules:
+                code += self.module(path, node, module)
+        return code
+
+    def modules_imported(self, node: ast.Import | ast.ImportFrom, folder: Path) -> list[Path]:
+        """The sibling files `from . import fmt, util` imports as modules, one per name; empty
+        unless every name it imports is a sibling module."""
+        if not isinstance(node, ast.ImportFrom) or node.module == "__future__":
+            return []
+        base = node.module or ""
+        if not node.level and not self.is_sibling(folder, base or "."):
+            return []
+        found = []
+        for alias in node.names:
+            name = f"{base}.{alias.name}" if base else alias.name
+            target = self.module_file(folder, name, node.level)
+            if target is None or (
+                target.name == "__init__.py" and alias.name != target.parent.name
+            ):
+                return []
+            found.append(target)
+        return found
+
+    def namespace_name(self, module: Path) -> str:
+        # NOTE: named relative to the handlers file: the same inputs write the same file
+        relative = os.path.relpath(module.resolve(), Path(self.path).resolve().parent)
+        stem = re.sub(r"\W", "_", os.path.splitext(relative)[0]).strip("_")
+        return f"_burgee_module_{stem}"
+
+    def module(
+        self, path: str, node: ast.ImportFrom, target: Path
+    ) -> list[tuple[str, tuple[str, int]]]:
+        """A sibling imported as a module: its code (once), then the namespace standing for it
+        (once): each of its top-level names as the one module calls it."""
+        shown = _shown(target, self.path)
+        code = self.sibling(path, node, target, names=False)
+        if shown in self.namespaces or shown not in self.exports:
+            return code
+        name = self.namespace_name(target)
+        self.namespaces[shown] = name
+        theirs = self.renamed.get(shown, {})
+        members = ", ".join(
+            f"{n}={theirs.get(n, n)}" for n in sorted(self.exports[shown]) if n.isidentifier()
+        )
+        line = f"{name} = __import__('types').SimpleNamespace({members})"
+        return [*code, (line, (shown, 1))]
 
     def is_sibling(self, folder: Path, module: str) -> bool:
         root = module.split(".", maxsplit=1)[0]
@@ -280,12 +450,11 @@ class _Bundler:
             )
 
     def sibling(
-        self, path: str, statement: ast.ImportFrom, target: Path
+        self, path: str, statement: ast.ImportFrom, target: Path, *, names: bool = True
     ) -> list[tuple[str, tuple[str, int]]]:
         resolved = target.resolve()
         shown = _shown(target, self.path)
-        names = statement.names
-        if any(alias.name == "*" for alias in names):
+        if any(alias.name == "*" for alias in statement.names):
             self.error(
                 path,
                 statement,
@@ -299,7 +468,7 @@ class _Bundler:
             )
             return []
         if resolved in self.done:
-            if shown in self.exports:  # NOTE: not when the file itself could not be read
+            if names and shown in self.exports:  # NOTE: not when the file could not be read
                 self.check_names(path, statement, shown)
             return []
         try:
@@ -322,23 +491,45 @@ class _Bundler:
         finally:
             self.active.pop()
         self.done.add(resolved)
+        # NOTE: what its functions import as modules, after it: they may import from it
+        code += self.later(shown, self.pending.pop(shown, []))
         # NOTE: the tool names it relative to the handlers file, wherever gen ran from: the
         # same inputs write the same file.
         self.siblings.append(os.path.relpath(target, Path(self.path).resolve().parent))
         tree = parsed(source)
         self.exports[shown] = _bindings(tree, imports=True)
-        for name in _bindings(tree, imports=False):
-            other = self.bound.get(name)
-            if other is not None and other != shown:
-                self.error(
-                    path,
-                    statement,
-                    f"{shown} and {other} both define {name!r}; bundled into one module, one "
-                    "would replace the other",
-                )
-            self.bound[name] = shown
-        self.check_names(path, statement, shown)
+        for name in self.clashes.pop(shown, []):
+            self.error(
+                path,
+                statement,
+                f"{shown} and {self.bound[name]} both define {name!r}; bundled into one module, "
+                "one would replace the other",
+            )
+        if names:
+            self.check_names(path, statement, shown)
         return code
+
+    def own_names(self, tree: ast.Module, text: list[str], shown: str) -> dict[str, str]:
+        """The new names of a sibling's top-level names that an earlier module (or the
+        handlers file) defines too: `_main` of check.py is `_main__check`. One that cannot be
+        renamed safely (bound inside a function too) is a clash, reported at its import."""
+        renamed: dict[str, str] = {}
+        stem = re.sub(r"\W", "_", Path(shown).stem.strip("_")) or "module"
+        for name in sorted(_bindings(tree, imports=False) - {"__all__"}):
+            if name not in self.bound:
+                self.bound[name] = shown
+                continue
+            new, count = f"{name}__{stem}", 1
+            while new in self.bound:
+                count += 1
+                new = f"{name}__{stem}{count}"
+            if _renames(tree, text, name, new) is not None:
+                renamed[name] = new
+                self.bound[new] = shown
+            else:
+                self.clashes.setdefault(shown, []).append(name)
+        self.renamed[shown] = renamed
+        return renamed
 
     def check_names(self, path: str, statement: ast.ImportFrom, shown: str) -> None:
         for alias in statement.names:
@@ -352,20 +543,15 @@ def bundle(source: str, path: str) -> Bundle:
     """Sort the imports of a handlers file and bundle its sibling modules; raise
     GenerationError where a sibling cannot be bundled safely."""
     bundler = _Bundler(path)
+    # NOTE: the handlers file keeps its names: a sibling's that clash with them, or with the
+    # generated module's own (burgee's runtime), are renamed
+    bundler.bound = dict.fromkeys(RUNTIME_NAMES | set(RUNTIME_IMPORTS), "the generated module")
+    bundler.bound.update(dict.fromkeys(_bindings(parsed(source), imports=False), Path(path).name))
     lines = bundler.lines(source, path, top=True)
     if not bundler.siblings:
         if bundler.problems:
             raise GenerationError(bundler.problems)
         return Bundle(source=source, third_party=bundler.third_party)
-    for name in sorted(_bindings(parsed(source), imports=False)):
-        if name in bundler.bound:
-            bundler.problems.append(
-                Diagnostic(
-                    span=SourceSpan(path=path, line=1, column=1),
-                    message=f"{Path(path).name} and {bundler.bound[name]} both define {name!r}; "
-                    "bundled into one module, one would replace the other",
-                )
-            )
     if bundler.problems:
         raise GenerationError(
             sorted(
@@ -389,6 +575,10 @@ def _shown(target: Path, handlers: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(handlers), relative))
 
 
+def _is_import(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Import | ast.ImportFrom)
+
+
 def _is_docstring(statement: ast.stmt) -> bool:
     return (
         isinstance(statement, ast.Expr)
@@ -408,6 +598,77 @@ def _is_main_block(statement: ast.stmt) -> bool:
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value == "__main__"
     )
+
+
+_SCOPES = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+)  # fmt: skip
+
+
+def _renames(
+    tree: ast.Module, text: list[str], name: str, new: str
+) -> list[tuple[int, int, int, str]] | None:
+    """Where a module's global `name` is written, as edits (line index, start, end, text) that
+    call it `new`; None when that is not safe: a function, class or comprehension binds the
+    name for itself (a parameter, an assignment without `global`, ...), or a place is not
+    where the parse says."""
+    edits: list[tuple[int, int, int, str]] = []
+
+    def at(line: int, byte: int) -> int:
+        return len(text[line - 1].encode()[:byte].decode(errors="ignore"))
+
+    def word(line: int, start: int, pattern: str) -> bool:
+        found = re.compile(pattern).search(text[line - 1], start)
+        if found is None:
+            return False
+        edits.append((line - 1, found.start(1), found.end(1), new))
+        return True
+
+    def visit(node: ast.AST, scope: ast.AST | None, global_here: bool) -> bool:
+        if isinstance(node, ast.Name) and node.id == name:
+            if scope is not None and not isinstance(node.ctx, ast.Load) and not global_here:
+                return False
+            start = at(node.lineno, node.col_offset)
+            if text[node.lineno - 1][start : start + len(name)] != name:
+                return False
+            edits.append((node.lineno - 1, start, start + len(name), new))
+        elif isinstance(node, ast.arg | ast.alias | ast.Nonlocal | ast.ExceptHandler):
+            bound = getattr(node, "arg", None) or getattr(node, "asname", None)
+            bound = bound or getattr(node, "name", None)
+            if bound == name or name in getattr(node, "names", ()):
+                return False
+        elif isinstance(node, ast.Global) and name in node.names:
+            if not word(node.lineno, at(node.lineno, node.col_offset), rf"\b({re.escape(name)})\b"):
+                return False
+        if isinstance(node, _SCOPES):
+            if getattr(node, "name", None) == name:
+                if scope is not None:
+                    return False
+                pattern = rf"(?:def|class)\s+({re.escape(name)})\b"
+                if not word(node.lineno, at(node.lineno, node.col_offset), pattern):
+                    return False
+            scope, global_here = node, _declares_global(node, name)
+        return all(visit(child, scope, global_here) for child in ast.iter_child_nodes(node))
+
+    for statement in tree.body:
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            continue
+        if not visit(statement, None, False):
+            return None
+    return edits
+
+
+def _declares_global(scope: ast.AST, name: str) -> bool:
+    """Whether a function says `global name` (its nested functions left out)."""
+    queue = list(ast.iter_child_nodes(scope))
+    while queue:
+        node = queue.pop()
+        if isinstance(node, ast.Global) and name in node.names:
+            return True
+        if not isinstance(node, _SCOPES):
+            queue.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _bindings(tree: ast.Module, *, imports: bool) -> set[str]:

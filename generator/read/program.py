@@ -540,7 +540,9 @@ def _env_word(name: str) -> str:
 
 
 #: File names that say what a file is, not what the program is called: its folder's name is.
-_GENERIC_STEMS = frozenset(("handlers", "main", "cli", "app", "init", "commands"))
+_GENERIC_STEMS = frozenset(
+    ("handlers", "main", "cli", "app", "init", "commands", "shell", "console")
+)
 
 
 def _default_name(path: str) -> str:

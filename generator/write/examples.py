@@ -105,7 +105,7 @@ def check(program: Program) -> list[Diagnostic]:
             except _Refused as problem:
                 message = f"example '{example}' does not parse: {problem}"
                 found.append(Diagnostic(span=span, message=message))
-        found.extend(_warnings(command))
+        found.extend(_warnings(command, incumbent=program.dialect != "burgee"))
     # NOTE: a prompt's or resource's docstring is its MCP description, as a command's is.
     surfaces: list[tuple[str, str, str, SourceSpan]] = [
         *(("prompt", p.name, p.summary, p.span) for p in program.prompts),
@@ -123,7 +123,9 @@ def check(program: Program) -> list[Diagnostic]:
     return found
 
 
-def _warnings(command: Command) -> Iterator[Diagnostic]:
+def _warnings(command: Command, *, incumbent: bool) -> Iterator[Diagnostic]:
+    """What a command leaves undescribed; of a Typer or Click program (`incumbent`), not
+    its missing return annotation: its commands print, and return None by design."""
     if not command.summary and not command.hidden:
         yield Diagnostic(
             span=command.span,
@@ -132,7 +134,7 @@ def _warnings(command: Command) -> Iterator[Diagnostic]:
             "description and its line in the skill are empty",
         )
     returns = command.returns
-    if returns is None:
+    if returns is None and not incumbent:
         yield Diagnostic(
             span=command.span,
             level="warning",

@@ -10,6 +10,7 @@ import ast
 from dataclasses import dataclass, field
 
 from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, Unreadable, click_name
+from burgee.read.imports import installed_version
 
 #: Click's type objects and what burgee calls them.
 SCALARS = {
@@ -38,9 +39,15 @@ class Found:
     parent: str | None
     params: list[Param] = field(default_factory=list)
     context: str | None = None
+    #: `pass_obj`: the name of the parameter given the run's `ctx.obj`.
+    obj: str | None = None
     options: dict[str, object] = field(default_factory=dict)
     help: str | None = None
     default_command: str | None = None
+
+
+#: The parameter a command is given the run's context by, where the function names none.
+CONTEXT = "_burgee_context"
 
 
 class ClickReading:
@@ -57,6 +64,15 @@ class ClickReading:
         #: `grp.add_command(cmd, name)`: cmd's function name -> (grp, name or None).
         self.added: dict[str, tuple[str, str | None]] = {}
         self.version: str | None = None
+        #: `a = b` at the top level: a -> b.
+        self.aliases = {
+            s.targets[0].id: s.value.id
+            for s in reading.tree.body
+            if isinstance(s, ast.Assign)
+            and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name)
+            and isinstance(s.value, ast.Name)
+        }
         for statement in ast.walk(reading.tree):
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
@@ -110,6 +126,11 @@ class ClickReading:
         if target is None:
             self.reading.error(added, "add_command(...) of a command burgee cannot name")
             return
+        seen = {target}
+        while target in self.aliases and self.aliases[target] not in seen:
+            # NOTE: `from .build import _main as _build_cmd` is `_build_cmd = _main` bundled
+            target = self.aliases[target]
+            seen.add(target)
         name_node = (
             call.args[1]
             if len(call.args) > 1
@@ -122,6 +143,7 @@ class ClickReading:
         maker: ast.expr | None = None
         stack: list[ast.Call] = []
         context: str | None = None
+        obj: str | None = None
         for decorator in node.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             target = call.func if call else decorator
@@ -134,13 +156,11 @@ class ClickReading:
             elif what in ("option", "argument") and call:
                 stack.append(call)
             elif what in ("pass_context", "pass_obj"):
-                context = "ctx"
+                # NOTE: Click passes it as the first positional parameter, named as it may be
+                first = [*node.args.posonlyargs, *node.args.args][:1]
+                context = first[0].arg if first else "ctx"
                 if what == "pass_obj":
-                    self.reading.warn(
-                        decorator,
-                        "pass_obj: the handler is given the run's context as its first "
-                        "parameter (ctx.obj is its obj)",
-                    )
+                    obj, context = context, CONTEXT
             elif what == "version_option" and call:
                 self.read_version(call)
             elif what == "help_option":
@@ -154,6 +174,8 @@ class ClickReading:
         if maker is None:
             return
         self.read_maker(node, maker, stack, context)
+        if obj is not None and node.name in self.found:
+            self.found[node.name].obj = obj
 
     def read_version(self, call: ast.Call) -> None:
         given = (
@@ -162,7 +184,9 @@ class ClickReading:
             else next((k.value for k in call.keywords if k.arg == "version"), None)
         )
         if given is None:
-            return  # NOTE: the installed package's version, as burgee reads it too
+            # NOTE: Click reads the installed distribution's when it runs; gen reads it now
+            self.version = installed_version(self.reading.place.path) or self.version
+            return
         version = self.reading.text_of(given, "version_option's version")
         if version:
             self.version = version
@@ -333,18 +357,18 @@ class ClickReading:
         elif key == "is_eager":
             pass  # NOTE: the order Click processes parameters in; burgee's values are the same
         elif key == "callback":
-            reading.error(
-                value,
-                "a callback runs code while parsing, which a static reading cannot follow: "
-                "check the value in the command's body instead",
-            )
-            return False
+            # NOTE: run after parsing, first in the command's body (`program._prologue`)
+            param.callback = reading.code(value)
         elif key == "expose_value":
             reading.error(value, "expose_value=False is not supported")
             return False
         elif key == "flag_value":
-            reading.error(value, "flag_value= is not supported: use a Choice")
-            return False
+            # NOTE: `default=False, flag_value=True` is a flag (towncrier's --draft); another
+            # value given by a flag is not burgee's
+            if not isinstance(value, ast.Constant) or value.value is not True:
+                reading.error(value, "flag_value= other than True is not supported: use a Choice")
+                return False
+            param.is_flag = True
         elif key not in _QUIET:
             reading.warn(value, f"{key}= is not read: it is left out")
         return True
@@ -379,7 +403,19 @@ class ClickReading:
                              "open file")  # fmt: skip
             for keyword in node.keywords if isinstance(node, ast.Call) else []:
                 if keyword.arg == "path_type":
-                    param.type = "_pathlib.Path"
+                    # NOTE: `path_type=str` (or None) gives a str, as Click does
+                    kind = keyword.value
+                    named = getattr(kind, "id", None) or getattr(kind, "attr", None)
+                    if named == "Path":
+                        param.type = "_pathlib.Path"
+                    elif named != "str" and not (
+                        isinstance(kind, ast.Constant) and kind.value is None
+                    ):
+                        reading.error(
+                            kind,
+                            "path_type= other than str or pathlib.Path is not supported: "
+                            "convert the value in the command's body",
+                        )
                 elif keyword.arg in PATH_CHECKS and name == "Path":
                     reading.path_check(param, keyword.arg, keyword.value)
         elif name in ("IntRange", "FloatRange") and isinstance(node, ast.Call):

@@ -83,6 +83,8 @@ class Param:
     annotation: str | None = None
     #: `click.Path`'s checks as given (`exists=True`), burgee's `Option(exists=True)` too.
     path: dict[str, object] = field(default_factory=dict)
+    #: Click's `callback=` as written: run after parsing, first in the command's body.
+    callback: str | None = None
 
 
 class Reading:

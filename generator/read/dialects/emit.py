@@ -81,7 +81,7 @@ def annotation(param: Param) -> str:
     if param.count:
         return "int"
     if param.is_flag:
-        return "bool"
+        return "bool | None" if param.default == "None" else "bool"
     if param.nargs > 1:
         kind = f"tuple[{', '.join([kind] * param.nargs)}]"  # NOTE: Click's nargs=N: a tuple
     if (param.argument and param.nargs == -1) or param.multiple:
@@ -103,7 +103,9 @@ def default(param: Param) -> str | None:
             return "[]"
         return param.default
     if param.is_flag:
-        return param.default if param.default not in (None, "None") else "False"
+        # NOTE: a flag whose default is None (`Optional[bool] = Option(None, "--x/--no-x")`,
+        # `default=None, flag_value=True`) is None when left out, as Click gives
+        return param.default if param.default is not None else "False"
     return param.default if param.default is not None else "None"
 
 

@@ -9,10 +9,11 @@ declarations and unused imports dropped (`read/dialects/emit.py` writes each pie
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from burgee.model.reserved import RUNTIME_NAMES
-from burgee.read.dialects.click import ClickReading, Found
+from burgee.read.dialects.click import CONTEXT, ClickReading, Found
 from burgee.read.dialects.common import Param, Reading, Rewrite, auto_env, auto_env_prefix
 from burgee.read.dialects.emit import (
     GroupOut,
@@ -39,6 +40,10 @@ class Layout:
     groups: dict[str, GroupOut] = field(default_factory=dict)
     #: (the command, the group path it is in, whether it is the root command)
     commands: list[tuple[Found, tuple[str, ...], bool]] = field(default_factory=list)
+    #: Each group's function (Click) or callback (Typer), by the group's path: it runs after
+    #: parsing, before the command, as Click runs it. Whether it keeps its own signature
+    #: (Click: its context or obj first, by position) or is called with keywords (Typer).
+    callbacks: dict[tuple[str, ...], tuple[Found, bool]] = field(default_factory=dict)
 
 
 def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
@@ -76,10 +81,19 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         paths[key] = (*above, found[key].name)
         return paths[key]
 
+    for item in found.values():
+        for param in item.params if item.group else []:
+            if param.callback:
+                reading.error(
+                    param.node,
+                    "a callback on a group's option runs code while parsing, which a static "
+                    "reading cannot follow: check the value in the group's body instead",
+                )
     if root is not None:
         top = found[root]
         layout.program["description"] = top.options.get("help") or _docstring(top.node)
         layout.shared = top.params
+        layout.callbacks[()] = (top, True)
         remove_decorators(reading, rewrite, top.node, "")
     for key, item in found.items():
         if not item.group or key == root:
@@ -91,6 +105,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         layout.groups[key] = GroupOut(
             where, help=str(item.options.get("help") or _summary(item.node)), shared=item.params
         )
+        layout.callbacks[where] = (item, True)
         remove_decorators(reading, rewrite, item.node, "")
     alone = [k for k, f in found.items() if not f.group and parents[k] is None]
     for key, item in found.items():
@@ -114,9 +129,27 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     _click_auto_env(click, layout, top_key, alone=root is None)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
-    return drop_imports(
+    dropped = drop_imports(
         reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
     )
+    _drop_default_group(reading, rewrite)
+    return dropped
+
+
+def _drop_default_group(reading: Reading, rewrite: Rewrite) -> None:
+    """`from click_default_group import DefaultGroup` (or a vendored copy's relative import)
+    once only `cls=` named it: the tool's default command is its own, and the import would
+    need the package (or, relative, fail in one file)."""
+    for node in ast.walk(reading.tree):
+        if not (isinstance(node, ast.ImportFrom) and node.module == "click_default_group"):
+            continue
+        bound = {a.asname or a.name for a in node.names}
+        used = any(
+            isinstance(n, ast.Name) and n.id in bound and not rewrite.covers(n)
+            for n in ast.walk(reading.tree)
+        )
+        if not used and not rewrite.covers(node):
+            remove_statement(reading, rewrite, node)
 
 
 def _click_auto_env(click: ClickReading, layout: Layout, top: str | None, alone: bool) -> None:
@@ -158,7 +191,10 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
             above = groups.get(where[:depth])
             if above is not None:
                 shared += [(shared_alias(above.path, p), p) for p in above.shared]
-        text = parameter_list(item.params, item.context)
+        prologue = _prologue(layout, item, () if root and not where else where)
+        context = item.context or (CONTEXT if prologue else None)
+        text = parameter_list(item.params, context)
+        _help_and_prologue(reading, rewrite, item, prologue(context or CONTEXT) if prologue else [])
         own = {p.name for p in item.params}
         for _, clash in shared:
             if clash.name in own:
@@ -186,6 +222,101 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
     )
     at = head_offset(reading)
     rewrite.replace_span(at, at, modules + text)
+
+
+def _prologue(
+    layout: Layout, item: Found, where: tuple[str, ...]
+) -> Callable[[str], list[str]] | None:
+    """What a command runs first, given its context's name: its groups' callbacks, the root
+    first, with their options' values, then `pass_obj`'s obj; None when nothing."""
+    along = [
+        (layout.callbacks.get(where[:depth]), [*where, item.name][depth])
+        for depth in range(len(where) + 1)
+    ]
+    found = [(f[0], f[1], below) for f, below in along if f and not _empty(f[0].node)]
+    checks = [p for p in item.params if p.callback]
+    if not found and item.obj is None and not checks:
+        return None
+
+    def lines(context: str) -> list[str]:
+        out = []
+        for callback, own, below in found:
+            # NOTE: Click's `ctx.invoked_subcommand`, which a group's function often asks
+            out.append(f"{context}.invoked_subcommand = {below!r}")
+            name = callback.node.name
+            name = f"{name}_" if name in RUNTIME_NAMES else name  # NOTE: as rename_clashes
+            args = [f"{p.name}={p.name}" for p in callback.params]
+            if own and (callback.context or callback.obj):
+                args.insert(0, f"{context}.obj" if callback.obj else context)
+            elif callback.context:
+                args.insert(0, f"{callback.context}={context}")
+            call = f"{name}({', '.join(args)})"
+            out.append(f"await {call}" if isinstance(callback.node, ast.AsyncFunctionDef) else call)
+        if checks:
+            # NOTE: Click's order: the group's function, then the command's parameters, each
+            # callback given the context (`ctx.params`: the values), the parameter, the value
+            values = ", ".join(f"{p.name!r}: {p.name}" for p in item.params)
+            out.append(f"{context}.params = {{{values}}}")
+        for param in checks:
+            opts = param.flags or [param.name]
+            shown = param.name.upper() if param.argument else "/".join(opts)
+            about = (
+                f"__import__('types').SimpleNamespace(name={param.name!r}, opts={opts!r}, "
+                f"human_readable_name={shown!r})"
+            )
+            call = param.callback or ""
+            call = f"{call}_" if call in RUNTIME_NAMES else call  # NOTE: as rename_clashes
+            out.append(f"{param.name} = ({call})({context}, {about}, {param.name})")
+            out.append(f"{context}.params[{param.name!r}] = {param.name}")
+        if item.obj is not None:
+            out.append(f"{item.obj} = {context}.obj")
+        return out
+
+    return lines
+
+
+def _help_and_prologue(reading: Reading, rewrite: Rewrite, item: Found, lines: list[str]) -> None:
+    """A command's `help=` as its docstring (Click's help= wins over the docstring), then what
+    it runs first."""
+    given = item.options.get("help")
+    if isinstance(given, str) and given:
+        doc = item.node.body[0] if ast.get_docstring(item.node) else None
+        if doc is not None:
+            rewrite.replace(doc, repr(given))
+        else:
+            lines = [repr(given), *lines]
+    if lines:
+        _insert_in_body(reading, rewrite, item.node, lines)
+
+
+def _empty(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A function whose body is a docstring, `pass` or `...` alone."""
+    body = [
+        s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    return all(isinstance(s, ast.Pass) for s in body)
+
+
+def _insert_in_body(
+    reading: Reading,
+    rewrite: Rewrite,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    lines: list[str],
+) -> None:
+    """Statements put first in a function's body (after its docstring)."""
+    text = reading.text
+    body = node.body
+    has_doc = ast.get_docstring(node) is not None and not lines[0].startswith(("'", '"'))
+    first = body[1] if len(body) > 1 and has_doc else body[0]
+    indent = " " * first.col_offset
+    code = "".join(f"{indent}{line}\n" for line in lines)
+    if first is body[0] and has_doc:  # NOTE: a docstring alone: after it
+        line = first.end_lineno or first.lineno
+        at = text.starts[line] if line < len(text.starts) else len(text.source)
+        rewrite.replace_span(at, at, code)
+    else:
+        at = text.starts[first.lineno - 1]
+        rewrite.replace_span(at, at, code)
 
 
 def remove_decorators(

@@ -352,6 +352,8 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
             remove_decorators(reading, rewrite, callback.node, "")
             start, end = parameter_span(reading, callback.node)
             rewrite.replace_span(start, end, plain_list(callback.params, callback.context))
+        if callback is not None and where is not None:
+            layout.callbacks[where] = (callback, False)
         helped = _text(reading, typer.apps[app].get("help"))
         if app == root:
             layout.program["name"] = _text(reading, typer.apps[app].get("name"))

@@ -114,7 +114,10 @@ def _candidates(words: list[str], program: Program) -> list[str]:
     partial, before = words[-1], words[:-1]
     if program.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        named = lambda path: _named(path, program)  # noqa: E731
+
+        def named(path: str) -> str:
+            return _named(path, program)
+
         before = _hoisted(before, program.config, program.shared, named, program.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,

@@ -69,6 +69,20 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
 }
 
 
+#: The kinds a Typer or Click body's own exits become (`frameworks._framework_error`), listed
+#: for their programs: their codes are Click's (`aborted` shares 1 with `internal`: Click's
+#: `Abort` exits 1; the envelope's `kind` tells them apart, docs/contract.md).
+FRAMEWORK_ERRORS: dict[str, tuple[int, str]] = {
+    "exit": (
+        1,
+        "The command ended itself early (typer.Exit, ctx.exit, sys.exit) with this code, or "
+        "the one it gave.",
+    ),
+    "aborted": (1, "The command aborted (click.Abort, ctx.abort(), a confirmation refused)."),
+    "failed": (1, "The command failed (click.ClickException) with its message, at its code."),
+}
+
+
 def _exit_code(kind: str, program: Program) -> int:
     """The exit code of a built-in kind, with the code `program` moved it to, if it did."""
     return program.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])

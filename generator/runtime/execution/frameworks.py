@@ -119,7 +119,15 @@ def _framework_call(
 ) -> object:
     """Run a command's handler as Click would: its context is what `get_current_context()`
     finds (the real package's own too, when it is imported), its exceptions the envelope's
-    kinds."""
+    kinds; an `async def` one's too, while it is awaited."""
+    result = _in_context(context, given, lambda: handler(*args, **given))
+    if type(result).__name__ == "coroutine":
+        return _framework_await(context, given, result)
+    return result
+
+
+async def _framework_await(context: Context, given: dict[str, Any], coroutine: Any) -> object:
+    """An async handler's coroutine, awaited as `_framework_call` runs a sync one."""
     import _thread
 
     thread = _thread.get_ident()
@@ -127,19 +135,55 @@ def _framework_call(
     real = sys.modules.get("click")
     try:
         if real is None:
-            return handler(*args, **given)
-        # NOTE: a body that uses the real package asks it for its context.
-        name = context.command.split()[-1] if context.command else context.program
-        with real.Context(real.Command(name), info_name=name, obj=context.obj).scope(False) as ctx:
-            ctx.params = given
-            return handler(*args, **given)
-    except Exception as error:
-        mapped = _framework_error(error)
+            return await coroutine
+        with _real_context(real, context, given):
+            return await coroutine
+    except BaseException as error:
+        mapped = _mapped(error)
         if mapped is None:
             raise
         raise mapped from None
     finally:
         _CLICK_CONTEXTS.pop(thread, None)
+
+
+def _in_context(context: Context, given: dict[str, Any], step: Callable[[], Any]) -> object:
+    import _thread
+
+    thread = _thread.get_ident()
+    _CLICK_CONTEXTS[thread] = context
+    real = sys.modules.get("click")
+    try:
+        if real is None:
+            return step()
+        with _real_context(real, context, given):
+            return step()
+    except BaseException as error:
+        mapped = _mapped(error)
+        if mapped is None:
+            raise
+        raise mapped from None
+    finally:
+        _CLICK_CONTEXTS.pop(thread, None)
+
+
+def _real_context(real: Any, context: Context, given: dict[str, Any]) -> Any:
+    """The real package's context, for a body that uses it (`.scope()`, with the values)."""
+    name = context.command.split()[-1] if context.command else context.program
+    ctx = real.Context(real.Command(name), info_name=name, obj=context.obj)
+    ctx.params = given
+    return ctx.scope(False)
+
+
+def _mapped(error: BaseException) -> BaseException | None:
+    """The envelope's error for what a Click or Typer body raised; None: as it is."""
+    if isinstance(error, SystemExit):
+        # NOTE: `sys.exit(code)` in a Click or Typer body ends the command at that code, as
+        # it does the original; `sys.exit("message")`: the message, at exit 1
+        if isinstance(error.code, str):
+            return _Failed(error.code)
+        return _Exited(error.code or 0)
+    return _framework_error(error) if isinstance(error, Exception) else None
 
 
 def _current(silent: bool = False) -> Any:

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1398: the first handler from handlers.py
 #     line 1575: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13525: the tables (commands, groups, errors, result shapes)
+#     line 13528: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -9619,7 +9619,10 @@ def _candidates(words: list[str], program: Program) -> list[str]:
     partial, before = words[-1], words[:-1]
     if program.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        named = lambda path: _named(path, program)  # noqa: E731
+
+        def named(path: str) -> str:
+            return _named(path, program)
+
         before = _hoisted(before, program.config, program.shared, named, program.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1156: the first handler from handlers.py
 #     line 1241: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12927: the tables (commands, groups, errors, result shapes)
+#     line 12930: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -9021,7 +9021,10 @@ def _candidates(words: list[str], program: Program) -> list[str]:
     partial, before = words[-1], words[:-1]
     if program.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        named = lambda path: _named(path, program)  # noqa: E731
+
+        def named(path: str) -> str:
+            return _named(path, program)
+
         before = _hoisted(before, program.config, program.shared, named, program.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
