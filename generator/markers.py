@@ -488,6 +488,7 @@ def program(
     exit_codes: dict[str, int] | None = None,
     options: Sequence[object] = (),
     default: str | None = None,
+    version_short: str | None = None,
 ) -> None:
     """Describe the program; optional, and only read by the generator.
 
@@ -501,4 +502,6 @@ def program(
     `default`: the command (its path, `"run"`, `"db migrate"`) that runs when the command line
     is empty (`tool` alone, tool-wide flags aside), as pre-commit's `run`; a word that names
     no command stays an unknown command.
+    `version_short`: a short spelling of the tool's `--version` (`"-V"`, as pip's and uv's),
+    before the command; no command's option may then take it.
     """

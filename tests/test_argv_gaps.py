@@ -5,6 +5,7 @@ and the smaller ones. Each tool here is generated once and asked in-process (`in
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -392,3 +393,162 @@ def test_a_variadic_argument_before_another(tmp_path: Path) -> None:
     done = tool.invoke(["copy", "--json", '{"sources": ["a"], "target": "t"}'])
     assert done.envelope["data"] == {"sources": ["a"], "target": "t"}
     assert "usage: cp3 copy [-h] SRC [SRC ...] DST" in tool.invoke(["copy", "--help"]).stdout
+
+
+PAIRS = '''\
+"""A settings tool whose options take a key and a value, as Click's nargs=2 and argparse's
+metavar=("KEY", "VALUE") show them."""
+from typing import Annotated, Any
+
+from burgee import Option, command, program
+
+program(name="pairs", version="1.0.0")
+
+
+@command(effects="idempotent")
+def put(
+    entry: Annotated[list[str], Option(nargs=2, metavar="KEY VALUE", help="One setting")],
+    size: Annotated[tuple[int, int], Option(metavar="W H", help="The size")] = (1, 1),
+    extra: Annotated[list[tuple[str, str]], Option("-x", metavar="NAME TEXT")] = [],
+    words: Annotated[list[str], Option(nargs="+", metavar="WORD")] = [],
+) -> dict[str, Any]:
+    """Put a setting."""
+    return {"entry": entry, "size": size, "extra": extra, "words": words}
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_a_metavar_of_several_words_names_each_value(tmp_path: Path) -> None:
+    """Issue 45 item 10: `Option(nargs=2, metavar="KEY VALUE")` (a tuple's too) is shown as
+    Click and argparse show it, `--entry KEY VALUE`, in help, usage, the skill and schema."""
+    tool = load_tool(tmp_path, PAIRS, "argv_pairs")
+    got = _data(tool, "put", "--entry", "a", "1", "--size", "2", "3", "-x", "n", "t")
+    assert got == {"entry": ["a", "1"], "size": [2, 3], "extra": [["n", "t"]], "words": []}
+    shown = tool.invoke(["put", "--help"]).stdout
+    usage = " ".join(shown.partition("\n\n")[0].split())
+    assert "--entry KEY VALUE" in usage and "[--size W H]" in usage, usage
+    assert "--entry KEY VALUE" in shown and "--size W H" in shown
+    assert "-x NAME TEXT, --extra NAME TEXT" in shown
+    assert "--words WORD [WORD ...]" in shown
+    skill = tool.invoke(["--skill"]).stdout
+    assert " put --entry KEY VALUE" in skill
+    schema = _schema(tool)
+    options = {a["name"]: a for a in schema["commands"][0]["args"]}
+    assert options["--entry"]["burgee_metavar"] == "KEY VALUE"
+    assert options["--size"]["burgee_metavar"] == "W H"
+
+
+def _schema(tool: Any) -> Any:
+    done = tool.invoke(["schema"])
+    assert done.exit_code == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+PASS = '''\
+"""A runner whose options take several words before the app whose words it passes on."""
+from typing import Annotated, Any
+
+from burgee import Argument, Option, command, program
+
+program(name="px", version="1.0.0")
+
+
+@command(effects="read_only")
+def run_(
+    app: Annotated[str, Argument()],
+    args: Annotated[list[str], Argument(passthrough=True)] = [],
+    files: Annotated[list[str], Option("-f", nargs="+")] = [],
+    skip: Annotated[list[str], Option(nargs="*")] = [],
+    point: Annotated[list[str], Option(nargs=2)] = [],
+) -> dict[str, Any]:
+    """Run APP with its own words."""
+    return {"app": app, "args": args, "files": files, "skip": skip, "point": point}
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_an_option_of_several_words_before_a_pass_through(tmp_path: Path) -> None:
+    """`_pass_start`: an `nargs="+"`/`"*"` option takes every word up to the next flag, as
+    argparse's reading does, so the app's words (and the tool's flags, `--help`) begin where
+    argparse begins them (it counted the option's first word only)."""
+    tool = load_tool(tmp_path, PASS, "argv_pass")
+    recorder = tool._recorded(tool._command(tool.PROGRAM, "run"))
+    for words, start in (
+        (["-f", "a", "b", "app", "x"], 5),
+        (["--skip", "app", "x"], 3),
+        (["--skip", "--point", "1", "2", "app", "x"], 5),
+        (["-f", "a", "b", "--point", "1", "2", "app", "x", "y"], 7),
+        (["app", "-f", "a", "b"], 1),
+    ):
+        assert tool._pass_start(recorder, words) == start, words
+    line = ["--json", "run", "-f", "a", "b", "--point", "1", "2", "app", "--json", "x"]
+    got = tool.invoke(line).envelope["data"]
+    assert got == {
+        "app": "app",
+        "args": ["--json", "x"],
+        "files": ["a", "b"],
+        "skip": [],
+        "point": ["1", "2"],
+    }
+    # NOTE: argparse's -f takes `app` too, so `--help` is the command's, not the app's.
+    shown = tool.invoke(["run", "-f", "a", "b", "app", "--help"])
+    assert shown.exit_code == 0 and shown.stdout.startswith("usage: px run"), shown.stderr
+
+
+PKG = '''\
+"""A package tool whose version has the short flag -V, as pip's and uv's."""
+from typing import Annotated
+
+from burgee import Argument, command, program
+
+program(name="pkg", version="2.1.0", version_short="-V")
+
+
+@command(effects="read_only")
+def show(name: Annotated[str, Argument()]) -> str:
+    """Show a package."""
+    return name
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_a_program_level_short_version_flag_beside_commands(tmp_path: Path) -> None:
+    """Issue 45 item 10: `program(version_short="-V")`: `pkg -V` is `pkg --version` in a
+    program of several commands; help, schema and completion show it; a command's option
+    may not take it."""
+    tool = load_tool(tmp_path, PKG, "argv_pkg")
+    assert tool.invoke(["-V"]).stdout == "pkg 2.1.0\n"
+    assert tool.invoke(["-V", "--json"]).envelope["data"]["version"] == "2.1.0"
+    assert tool.invoke(["show", "x"]).stdout == "x\n"
+    refused = tool.invoke(["show", "x", "-V"])
+    assert refused.exit_code == 2 and "--version is a flag of the tool" in refused.stderr
+    assert "-V/--version" in tool.invoke(["--help"]).stdout
+    schema = _schema(tool)
+    version = next(a for a in schema["global_args"] if a["name"] == "--version")
+    assert version["short"] == "-V"
+    assert "'-V'" in tool.invoke(["completion", "bash"]).stdout
+    source = PKG.replace(
+        "def other() -> str:", 'def other(v: Annotated[bool, Option("-V")] = False) -> str:'
+    )
+    source = source.replace("import Argument,", "import Argument, Option,")
+    path = tmp_path / "clash.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    (message,) = [d.message for d in raised.value.diagnostics]
+    assert "-V of 'other' clashes with the tool's reserved flag -V" in message

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -667,3 +668,82 @@ def test_the_root_commands_argument_completes_beside_the_commands(tmp_path: Path
         assert offered(shell, "ft o") >= {"other", "output"}, shell
         later = offered(shell, "ft alpha.txt ")
         assert files[shell] in later and not {"stat", "other"} & later, (shell, later)
+
+
+SEVERAL = '''
+"""Options of several values after one flag (nargs, tuples)."""
+
+from typing import Annotated, Literal
+
+from burgee import Argument, Option, command, program
+
+program(name="picker", version="1.0.0")
+
+Colour = Literal["red", "green", "blue"]
+
+
+def keys(partial: str) -> list[str]:
+    return ["key-a", "key-b"]
+
+
+@command(effects="read_only")
+def go(
+    where: Annotated[Literal["one", "two"], Argument()],
+    pick: Annotated[list[Colour], Option(nargs="+")] = [],
+    two: Annotated[list[Colour], Option(nargs=2)] = [],
+    pair: Annotated[tuple[Literal["x", "y"], Colour], Option()] = ("x", "red"),
+    key: Annotated[list[str], Option(nargs="*", complete=keys)] = [],
+) -> str:
+    """Go."""
+    return where
+
+
+@command(effects="read_only")
+def stay() -> str:
+    """Stay."""
+    return "here"
+'''
+
+COLOURS = ["red", "green", "blue"]
+
+
+@pytest.fixture(scope="module")
+def picker(tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]) -> dict[str, Any]:
+    """The picker tool's scripts, and an environment with `picker` on PATH."""
+    folder = tmp_path_factory.mktemp("picker")
+    tool = generate(folder, SEVERAL)
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "picker").write_text(f'#!/bin/sh\nexec "{sys.executable}" "{tool}" "$@"\n')
+    (bin_dir / "picker").chmod(0o755)
+    scripts = {"bash": folder / "picker", "zsh": folder / "_picker", "fish": folder / "picker.fish"}
+    for shell, path in scripts.items():
+        path.write_text(run(tool, "completion", shell).out, encoding="utf-8")
+    return {"scripts": scripts, "env": {**env, "PATH": f"{bin_dir}{os.pathsep}{env['PATH']}"}}
+
+
+@pytest.mark.parametrize("shell", sorted(SHELLS))
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # NOTE: every value of an option of several is completed, not its first only.
+        ("picker go --pick ", COLOURS),
+        ("picker go --pick red ", COLOURS),
+        ("picker go --pick red green ", COLOURS),
+        ("picker go --pick red --tw", ["--two"]),
+        ("picker go --two red ", COLOURS),
+        ("picker go --two red blue ", ["one", "two"]),
+        # NOTE: a tuple's words are counted (its items complete to nothing yet).
+        ("picker go --pair ", []),
+        ("picker go --pair x ", []),
+        ("picker go --pair x red ", ["one", "two"]),
+        ("picker go --key key-a ", ["key-a", "key-b"]),
+        ("picker go --key key-a --pick blue ", COLOURS),
+    ],
+)
+def test_each_value_of_an_option_of_several_completes(
+    shell: str, line: str, expected: list[str], picker: dict[str, Any]
+) -> None:
+    script = picker["scripts"][shell]
+    offered = SHELLS[shell](picker["env"], line, script=script)
+    assert sorted(offered) == sorted(expected), offered

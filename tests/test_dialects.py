@@ -579,7 +579,7 @@ from click_default_group import DefaultGroup
 
 
 @click.group(cls=DefaultGroup, default="query")
-@click.version_option("1.2.3")
+@click.version_option("1.2.3", "-V", "--version")
 def cli():
     """Query a database."""
 
@@ -603,7 +603,8 @@ def tables(name, counts):
 
 def test_a_default_group_runs_its_default_command(tmp_path: Path) -> None:
     """click-default-group's DefaultGroup: a line that names no command runs the default one,
-    as the original's parser reads it; `version_option`'s version is the tool's."""
+    as the original's parser reads it; `version_option`'s version is the tool's, and its
+    `-V` the tool's short `--version` (`program(version_short=)`)."""
     namespace: dict[str, Any] = {}
     exec(compile(DEFAULT_GROUP, "app.py", "exec"), namespace)  # noqa: S102
     tool = import_tool(
@@ -613,6 +614,7 @@ def test_a_default_group_runs_its_default_command(tmp_path: Path) -> None:
     for line in (
         "query 'select 1'", "'select 1'", "'select 1' --limit 3", "--limit 3 'select 1'",
         "query 'select 1' --limit x", "tables t", "tables t --counts", "tables", "--version",
+        "-V",
     ):  # fmt: skip
         same, want, got = port.agree(*_split(line))
         assert same, f"{line!r}: q said {want}, the tool {got.exit_code} {got.envelope}"
@@ -1310,3 +1312,41 @@ def test_a_vendored_default_group_is_read_as_the_package(tmp_path: Path) -> None
     assert "vendored = True" not in out.read_text(encoding="utf-8")
     answer = run(out, "select 1", "--limit", "3", "--json")
     assert answer.json()["data"] == {"sql": "select 1", "limit": 3}, answer
+
+
+DOCS_CLICK = '''\
+import click
+from click_default_group import DefaultGroup
+
+
+@click.group(cls=DefaultGroup, default="show")
+def cli():
+    """Read the docs."""
+
+
+@cli.command()
+@click.argument("topic", default="index")
+@click.option("-o", "--open-page", is_flag=True)
+@click.option("--license_url", default="none")
+def show(topic, open_page, license_url):
+    """Show a topic."""
+    return {"topic": topic, "open_page": open_page, "license_url": license_url}
+
+
+@cli.command()
+@click.option("--strict", is_flag=True)
+def build(strict):
+    """Build the docs."""
+    return {"strict": strict}
+'''
+
+
+def test_a_root_commands_own_o_and_a_flag_spelled_with_underscores(tmp_path: Path) -> None:
+    """Issue 45 items 4 and 5 against Click itself: the default (root) command beside others
+    takes the tool-wide `-o` over where the line reaches it, and `--license_url` is taken as
+    written (`--license-url` is unknown to both)."""
+    port = _port(tmp_path, DOCS_CLICK, "docs")
+    assert not _disagree(port, (
+        "-o", "intro -o", "-o intro", "show intro --open-page", "show -o", "build --strict",
+        "show --license_url x", "--license_url x intro", "show --license-url x", "build",
+    ))  # fmt: skip

@@ -41,6 +41,13 @@ def wipe(target: str, token: Annotated[str, Option(secret=True)] = "") -> str:
     return "wiped " + target
 
 
+@command(effects="destructive")
+def shred(target: str, keys: Annotated[list[str], Option(nargs="+", secret=True)] = []) -> str:
+    """Shred TARGET with several keys (nargs)."""
+    Path(target).write_text(" ".join(keys))
+    return "shredded " + target
+
+
 @command(effects="read_only")
 def pin(code: Annotated[str, Option(secret=True)]) -> int:
     """The PIN as a number."""
@@ -176,6 +183,25 @@ def test_a_secret_is_a_variable_the_line_names(tmp_path: Path) -> None:
     ran = _shell(line, second, PRUNER_WIPE_TOKEN=secret)
     assert ran.returncode == 0, (line, ran.stderr)
     assert (first / "t").read_text() == "wiped SE"
+
+
+def test_each_value_of_a_secret_of_several_is_a_variable_of_its_own(tmp_path: Path) -> None:
+    """`--keys K1 K2` (nargs) of a secret: each value has its variable in the line (one
+    variable for both made the line run with the first key twice)."""
+    tool, first, second = _folders(tmp_path)
+    keys = ["KEY-one-1a2b", "KEY-two-3c4d", "KEY-one-1a2b"]
+    stopped = run(tool, "shred", "--target", "t", "--keys", *keys, "--json", cwd=first)
+    assert stopped.code == 4, stopped
+    assert not any(key in stopped.out + stopped.err for key in keys), stopped.out
+    step = stopped.json()["next"][0]
+    line = step["command"]
+    one, two = '"$PRUNER_KEYS"', '"$PRUNER_KEYS_2"'
+    assert f"--keys {one} {two} {one}" in line, line
+    assert "PRUNER_KEYS set to" in step["when"], step
+    assert "PRUNER_KEYS_2 set to" in step["when"], step
+    ran = _shell(line, second, PRUNER_KEYS=keys[0], PRUNER_KEYS_2=keys[1])
+    assert ran.returncode == 0, (line, ran.stderr)
+    assert (first / "t").read_text() == " ".join(keys)
 
 
 def test_a_batch_line_holds_no_secret(tmp_path: Path) -> None:

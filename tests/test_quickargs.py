@@ -1,4 +1,5 @@
-"""The quick argv reading agrees with argparse on every command line it answers.
+"""The quick argv reading agrees with argparse on every command line it answers, and finds where
+a pass-through argument's words begin where argparse does.
 
 A property-based differential test over every command of every golden program: hypothesis
 draws command lines from the command's own flags, their values, choices and words that trip
@@ -9,6 +10,7 @@ checks that the quick reading does answer the plain, valid lines it exists for.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib.util
 import io
@@ -38,6 +40,13 @@ def _load(program: str) -> ModuleType:
 
 
 MODULES = {program: _load(program) for program in PROGRAMS}
+
+
+def _recorder(program: str, path: str) -> Any:
+    module = MODULES[program]
+    return module._recorded(module._command(module.PROGRAM, path))
+
+
 CASES = [
     (program, path)
     for program, module in MODULES.items()
@@ -84,11 +93,72 @@ def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
 def test_quick_reading_agrees_with_argparse(program: str, path: str, data: st.DataObject) -> None:
     module = MODULES[program]
     words = data.draw(_words(module, path))
-    quick = module._quick_parse(
-        module._recorded(module._command(module.PROGRAM, path)), list(words)
-    )
+    recorder = module._recorded(module._command(module.PROGRAM, path))
+    quick = module._quick_parse(recorder, list(words))
+    parsed = _argparse(module, path, list(words))
+    if quick is not None:
+        assert parsed == quick, words
+    if recorder.passthrough is not None:
+        _begins_as_argparse_begins(module, path, list(words))
+
+
+def _begins_as_argparse_begins(module: ModuleType, path: str, words: list[str]) -> None:
+    """Where the pass-through's words begin, as `_Invocation`, help and the tool's parser find
+    it (`_pass_start`), is where argparse's own REMAINDER begins them."""
+    passed = _remainder(module, path, words)
+    if passed is not None:
+        start = module._pass_start(module._recorded(module._command(module.PROGRAM, path)), words)
+        assert words[start:] == passed, words
+
+
+PASSING = [(program, path) for program, path in CASES if _recorder(program, path).passthrough]
+
+
+@pytest.mark.slow  # NOTE: 150 drawn lines for each pass-through command of the goldens
+@pytest.mark.parametrize(("program", "path"), PASSING)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_pass_through_begins_where_argparse_begins_it(
+    program: str, path: str, data: st.DataObject
+) -> None:
+    """Lines of options, each with 0 to 3 plain words after it, then plain words: an option of
+    several words (`nargs="+"`) takes them all, so the app's words begin after the next flag's
+    (`--with a b -p 3 app x`: `x`), on the quick path and argparse alike."""
+    module = MODULES[program]
+    recorder = module._recorded(module._command(module.PROGRAM, path))
+    plain = st.lists(st.sampled_from(["x", "app", "7"]), max_size=3)
+    option = st.tuples(st.sampled_from(sorted(recorder.options)), plain)
+    segments = data.draw(st.lists(option, max_size=4))
+    words = [word for flag, after in segments for word in (flag, *after)]
+    words += data.draw(plain)
+    _begins_as_argparse_begins(module, path, words)
+    quick = module._quick_parse(recorder, list(words))
     if quick is not None:
         assert _argparse(module, path, list(words)) == quick, words
+
+
+def _remainder(module: ModuleType, path: str, words: list[str]) -> list[str] | None:
+    """The words argparse's own `REMAINDER` reading (not intermixed, no `_pass_start`) gives
+    the command's pass-through argument; None for an error, or a line it reads otherwise than
+    the tool on purpose (`--`, intermixed positionals)."""
+    if "--" in words:
+        return None
+    command = module._command(module.PROGRAM, path)
+    recorder = module._recorded(command)
+    parser = module._new_parser(
+        module.PROGRAM, f"{module.PROGRAM.name} {path}", command.description
+    )
+    command.build(parser)
+    for action in parser._actions:
+        if action.dest == recorder.passthrough.dest:
+            action.nargs = argparse.REMAINDER
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            parsed, extras = argparse.ArgumentParser.parse_known_args(parser, words)
+    except (module.UsageError, SystemExit):
+        return None
+    return None if extras else list(getattr(parsed, recorder.passthrough.dest, None) or [])
 
 
 def _plain_line(module: ModuleType, path: str) -> list[str]:

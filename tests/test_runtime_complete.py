@@ -129,7 +129,7 @@ def test_the_nodes_of_a_table() -> None:
         (("--note",), "none", ""),
     ]
     assert [o[1] for o in pick[2][:3:2]] == ["store pick|--size", "store pick|--note"]
-    assert pick[2][-1] == (("-h", "--help"), "store pick|--help", None, "show help and exit")
+    assert pick[2][-1] == (("-h", "--help"), "store pick|--help", None, "show help and exit", "")
     # NOTE: an alias completes like its command, keys and all; only `load` asks first.
     assert nodes["store grab"][2:] == pick[2:]
     assert ("-y", "--yes") in [o[0] for o in load[2]]

@@ -56,6 +56,17 @@ def unlock(
 
 
 @command(effects="read_only")
+def seal(
+    keys: Annotated[list[str], Option(nargs="+", secret=True)] = [],
+    more: Annotated[list[str], Option(nargs="*", secret=True)] = [],
+    ctx: Context = None,
+) -> str:
+    """Seal with several keys after one flag (nargs), and say them."""
+    ctx.log("warning", "sealing with " + " ".join(keys + more))
+    return " ".join(keys + more)
+
+
+@command(effects="read_only")
 def account(ctx: Context = None) -> dict:
     """Read an account number, a secret the handler names itself."""
     ctx.secret(12345678, "account")
@@ -183,6 +194,13 @@ def test_a_commands_options_do_not_hide_its_schema(asked: InProcessTool) -> None
         ["unlock", f"--token={SECRET}", "--level", "secret"],
         ["unlock", "--headers", f"no-equals-{SECRET}"],
         ["unlock", "--pair", SECRET],
+        # NOTE: every value of an option of several (nargs), not only its first, wherever
+        # the line goes (another command, one that refuses the line).
+        ["account", "--keys", "first-key", SECRET],
+        ["account", "--keys", "first-key", "second-key", SECRET, "--more", SECRET],
+        ["seal", "--keys", "first-key", SECRET, "--bogus"],
+        ["seal", "--more", "first-key", SECRET, "--bogus"],
+        ["--more", "first-key", SECRET, "seal", "--bogus"],
     ],
 )
 def test_no_usage_error_shows_a_secret(asked: InProcessTool, argv: list[str]) -> None:
@@ -191,6 +209,16 @@ def test_no_usage_error_shows_a_secret(asked: InProcessTool, argv: list[str]) ->
         assert answer.code == 2, answer
         assert SECRET not in answer.out + answer.err, answer
         assert answer.error_line()["error"]["kind"] == "usage"
+
+
+def test_every_value_of_an_option_of_several_is_redacted(asked: InProcessTool) -> None:
+    """`--keys K1 K2` of a secret (nargs): each value is kept out of the answer and the log."""
+    for mode in ([], ["--json"]):
+        answer = asked.run("seal", "--keys", "first-key", SECRET, "--more", "third-key", *mode)
+        assert answer.code == 0, answer
+        for key in ("first-key", SECRET, "third-key"):
+            assert key not in answer.out + answer.err, answer
+        assert "sealing with <secret:keys> <secret:keys> <secret:more>" in answer.err, answer
 
 
 def test_a_tool_wide_flag_is_never_taken_for_a_secret(tool: Path, asked: InProcessTool) -> None:

@@ -379,8 +379,9 @@ def global_args(program: Program) -> list[dict[str, Any]]:
         if flag.config_only and not program.config:
             continue
         entry: dict[str, Any] = {"name": flag.name}
-        if flag.short:
-            entry["short"] = flag.short
+        short = flag.short or (program.version_short if flag.name == "--version" else "")
+        if short:
+            entry["short"] = short
         entry["type"] = flag.kind
         if flag.choices:
             entry["enum"] = list(flag.choices)

@@ -492,6 +492,8 @@ class Program(Node):
     #: The distribution whose installed metadata `--version` prefers (the version was read
     #: from its pyproject.toml at generation time), or None.
     distribution: str | None = None
+    #: `program(version_short="-V")`: the short spelling of the tool's `--version`, or "".
+    version_short: str = ""
     description: str
     env_prefix: str | None = None
     config: bool = False

@@ -84,6 +84,23 @@ def metavar(ref: TypeRef) -> str:
     return spec.metavar if spec is not None else ""
 
 
+def value_words(param: Param) -> tuple[str, ...]:
+    """The words that name each value of an option that takes a fixed number of them (a
+    tuple's items, `nargs=N`): a metavar's own words (`metavar="KEY VALUE"`), else one for
+    each; () for an option of one value, or of any number."""
+    assert param.type is not None
+    ref = param.type
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    count = len(item.items) if item.kind == "tuple" else param.nargs
+    if not isinstance(count, int):
+        return ()
+    if param.metavar and " " in param.metavar:
+        return tuple(param.metavar.split(" "))
+    if item.kind == "tuple":
+        return tuple(param.metavar or metavar(i) or param.placeholder for i in item.items)
+    return ()
+
+
 def option_words(param: Param) -> str:
     """An option as one types it: its flag and its value's placeholder (`--since SINCE`,
     `--day YYYY-MM-DD`, `--size W H`), a flag alone for a switch (both spellings of a
@@ -95,8 +112,8 @@ def option_words(param: Param) -> str:
     if ref.kind == "count":
         return param.flag
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
-    if item.kind == "tuple":
-        words = (param.metavar or metavar(i) or param.placeholder for i in item.items)
+    words = value_words(param)
+    if words:
         return " ".join([param.flag, *words])
     word = param.metavar or metavar(item) or param.placeholder
     if param.nargs is not None:

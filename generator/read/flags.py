@@ -138,14 +138,31 @@ def deprecation(given: object) -> str | None:
     return None if given is False else "" if given is True else str(given)
 
 
-def metavar_fits(reader: Reader, node: ast.expr, shown: object, ref: TypeRef, name: str) -> bool:
-    """`metavar=` names a value: one word, on an input that takes one."""
+def metavar_fits(
+    reader: Reader, node: ast.expr, shown: object, ref: TypeRef, name: str, *, takes: int | None
+) -> bool:
+    """`metavar=` names a value: one word, on an input that takes one; on an option that
+    takes N (`nargs=N`, a tuple), N words may name each (`metavar="KEY VALUE"`, as Click's
+    `nargs=2` shows it, argparse's `metavar=("KEY", "VALUE")`). `takes`: how many values it
+    takes (None: any number)."""
     if ref.kind in ("bool", "count"):
         reader.error(node, f"metavar= of {name!r}: a {ref.kind} option takes no value to name")
         return False
-    if not isinstance(shown, str) or not _METAVAR.match(shown) or not shown.isprintable():
+    words = shown.split(" ") if isinstance(shown, str) else [None]
+    fit = all(isinstance(w, str) and _METAVAR.match(w) and w.isprintable() for w in words)
+    if not fit or (len(words) > 1 and takes in (1, None)):
+        several = "any number of values" if takes is None else "one value"
         reader.error(
-            node, f"metavar= of {name!r} must be one word (no spaces, brackets, parentheses or |)"
+            node,
+            f"metavar= of {name!r} must be one word (no brackets, parentheses or |): the option"
+            f" takes {several} (several words name the values of nargs=N or a tuple, one each)",
+        )
+        return False
+    if len(words) != 1 and len(words) != takes:
+        reader.error(
+            node,
+            f"metavar= of {name!r} has {len(words)} words, but the option takes {takes} values:"
+            " give one word, or one for each value",
         )
         return False
     return True

@@ -123,6 +123,13 @@ def read_bounds(
     if low is None and high is None:
         return None, None
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    if item.kind == "count":
+        reader.error(
+            param,
+            f"min=/max= of {name!r} do not apply to a count (count=True), which counts how often"
+            " its flag is given: check the count in the handler (raise UsageError)",
+        )
+        return None
     if item.kind not in ("int", "float", "decimal"):
         reader.error(param, f"min=/max= of {name!r} need a number type, not {ref.source}")
         return None

@@ -71,6 +71,9 @@ class NameChecks(Reader):
         is read)."""
         config = bool(self.program_args.get("config", False))
         reserved = RESERVED_FLAGS if config else RESERVED_WITHOUT_CONFIG
+        version = self.program_args.get("version_short")
+        if isinstance(version, str) and version:
+            reserved = reserved | {version}  # NOTE: `program(version_short="-V")`
         # NOTE: the usual `--no-X` is reserved exactly when `--X` is; a named off form is checked.
         named = (*param.flags, *(param.off or ()))
         spellings = [s for s in named if s in reserved]

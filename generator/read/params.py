@@ -230,7 +230,10 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
     if nargs is False:
         return None
     word = settings.get("metavar")
-    if word is not None and not metavar_fits(reader, written["metavar"], word, type_ref, name):
+    takes = _values_taken(type_ref, nargs, role)
+    if word is not None and not metavar_fits(
+        reader, written["metavar"], word, type_ref, name, takes=takes
+    ):
         return None
     bounds = read_bounds(reader, param, settings, type_ref, name)
     if bounds is None:
@@ -271,6 +274,20 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default=default,
         span=span,
     )
+
+
+def _values_taken(ref: TypeRef, nargs: int | str | None, role: str) -> int | None:
+    """How many values an input takes after its flag (None: any number): a tuple's items
+    (a list of tuples: each time), `nargs=N`; an argument's metavar names each of its words
+    alike, so one."""
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    if role != "option":
+        return 1
+    if item.kind == "tuple":
+        return len(item.items)
+    if nargs is not None:
+        return nargs if isinstance(nargs, int) else None
+    return 1
 
 
 def _nargs(

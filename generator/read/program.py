@@ -29,7 +29,7 @@ from burgee.model.ir import (
     Program,
     cli_word,
 )
-from burgee.model.reserved import FREE_NAMES
+from burgee.model.reserved import FREE_NAMES, RESERVED_FLAGS
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
@@ -74,6 +74,7 @@ _PROGRAM_KEYS = (
     "exit_codes",
     "options",
     "default",
+    "version_short",
 )
 #: The names a handlers file may import from burgee: its public API, read from the package.
 
@@ -236,6 +237,15 @@ class ProgramReader(CommandReader):
                 continue  # NOTE: the same as not saying (`version=None`: from pyproject.toml)
             if not isinstance(self.program_args[key], expected):
                 self.error(value, f"program({key}=...) must be a {expected.__name__}")
+        short = self.program_args.get("version_short")
+        taken = {*RESERVED_FLAGS, "-h"}
+        if isinstance(short, str) and (not _SHORT.match(short) or short in taken):
+            self.error(
+                args["version_short"],
+                f"program(version_short={short!r}) must be a short flag (-V) the tool does not"
+                " use already",
+            )
+            self.program_args["version_short"] = None
         prefix = self.program_args.get("env_prefix")
         if isinstance(prefix, str) and not _ENV.match(prefix):
             self.error(args["env_prefix"], f"env_prefix {prefix!r} is not a valid variable name")
@@ -433,6 +443,7 @@ def _read(
         env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]
         config=bool(reader.program_args.get("config", False)),
         default=reader.program_args.get("default"),  # type: ignore[arg-type]
+        version_short=reader.program_args.get("version_short") or "",  # type: ignore[arg-type]
         max_output=_max_output(reader.program_args.get("max_output")),
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),

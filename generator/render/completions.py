@@ -52,14 +52,19 @@ def _values(param: Param) -> str | list[str]:
 
 
 def _option_row(param: Param) -> list[Any]:
-    """An option's row: its spellings, how its value completes (None: it takes none), help."""
+    """An option's row: its spellings, how its value completes (None: it takes none), help;
+    and how many words it takes when not one (`nargs=N` or a tuple: N; `nargs="+"`/`"*"`:
+    "+", every word up to the next flag), which the scripts complete one after another."""
     assert param.type is not None
     text = _help_line(param.help)
     if param.type.kind == "bool":
         return [list(param.spellings), None, text]
     if param.type.kind == "count":
         return [list(param.flags), None, text]
-    return [list(param.flags), _values(param), text]
+    ref = param.type.item if param.type.kind == "list" and param.type.item else param.type
+    takes = len(ref.items) if ref.kind == "tuple" else param.nargs or 1
+    more = [takes if isinstance(takes, int) else "+"] if takes != 1 else []
+    return [list(param.flags), _values(param), text, *more]
 
 
 def _command_row(command: Command) -> list[Any]:
@@ -113,6 +118,8 @@ def table(program: Program) -> dict[str, Any]:
         groups[0][1].append([RESOURCE_COMMAND[0], _help_line(RESOURCE_COMMAND[1])])
         commands.append([RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]])
     found: dict[str, Any] = {"groups": groups, "commands": commands, "root": list(program.root())}
+    if program.version_short:
+        found["version_short"] = program.version_short
     shared = _shared(program)
     if shared:
         found["shared"] = shared
@@ -185,7 +192,8 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
     """Per command with a `complete=` parameter: its path and the Python source of its slots.
 
     A slot is `(name, flags, mode, convert, complete, arity)`; `mode` is `arg`, `args`,
-    `flag` (True), `off` (a bool's off form: False), `value` or `append`.
+    `flag` (True), `off` (a bool's off form: False), `value` or `append`; an option of
+    several words has their number after (N, or -1: every word up to the next flag).
     """
     tables = []
     counts: dict[str, int] | None = None
@@ -215,7 +223,12 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0
             code = converter(item)
-            rows.append(f"({py(param.name)}, {py(flags)}, {py(mode)}, {code}, {fn}, {arity})")
+            # NOTE: how many words an option of several takes (-1: up to the next flag).
+            takes = len(item.items) if item.kind == "tuple" else param.nargs
+            count = f", {takes if isinstance(takes, int) else -1}" if takes else ""
+            rows.append(
+                f"({py(param.name)}, {py(flags)}, {py(mode)}, {code}, {fn}, {arity}{count})"
+            )
             rows.extend(off)
         tables.append((command.name, rows))
     return tables

@@ -9,6 +9,9 @@ from __future__ import annotations
 import ast
 import sys
 
+#: The longest line of a module gen writes (pyproject's `line-length`, which ruff keeps).
+LIMIT = 100
+
 
 class ImportBlock:
     """Import statements, keyed so that the same import is never written twice."""
@@ -65,9 +68,9 @@ class ImportBlock:
             found |= {alias or name for name, alias in names}
         return found
 
-    def render(self, width: int = 99) -> str:
-        """The sorted import block (a line longer than `width` wrapped: 84 for a block
-        indented under `if TYPE_CHECKING:`, within isort's default 88)."""
+    def render(self, width: int = LIMIT, indent: str = "") -> str:
+        """The sorted import block, each line after `indent` (a block under `def` or `if
+        TYPE_CHECKING:`), one longer than `width` with its indent wrapped."""
         sections: dict[int, list[tuple[int, str, str]]] = {}
         for module, alias in self.plain:
             line = f"import {module}" + (f" as {alias}" if alias else "")
@@ -76,16 +79,16 @@ class ImportBlock:
             items = sorted(names, key=lambda item: _name_key(item[0]))
             text = ", ".join(name + (f" as {alias}" if alias else "") for name, alias in items)
             line = f"from {module} import {text}"
-            if len(line) > width:
-                inner = "".join(f"    {part.strip()},\n" for part in text.split(","))
-                line = f"from {module} import (\n{inner})"
+            if len(indent) + len(line) > width:
+                inner = "".join(f"{indent}    {part.strip()},\n" for part in text.split(","))
+                line = f"from {module} import (\n{inner}{indent})"
             sections.setdefault(_section(module), []).append((1, module.lower(), line))
         blocks = [
-            "\n".join(line for *_, line in sorted(entries))
+            "\n".join(indent + line for *_, line in sorted(entries))
             for _, entries in sorted(sections.items())
         ]
         if self.verbatim:
-            blocks.append("\n".join(self.verbatim))
+            blocks.append("\n".join(indent + line for line in self.verbatim))
         return "\n\n".join(blocks) + "\n"
 
 

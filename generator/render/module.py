@@ -72,7 +72,7 @@ from burgee.describe import documents
 from burgee.describe.forms import forms as forms_document
 from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
-from burgee.model.kinds import has_media, metavar
+from burgee.model.kinds import has_media, metavar, value_words
 from burgee.model.literals import call, py
 from burgee.model.reserved import FREE_NAMES
 from burgee.render.completions import surface_slots, template_values
@@ -235,9 +235,9 @@ def _parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], 
             # NOTE: `--size W H`, and a list of them repeated (`--set K V --set K2 V2`).
             options["nargs"] = len(item.items)
         shown = metavar(item)
-        if item.kind == "tuple":
-            words = (param.metavar or metavar(i) or param.placeholder for i in item.items)
-            options["metavar"] = tuple(words)
+        words = value_words(param)
+        if words:
+            options["metavar"] = words
         elif ref.kind != "count":
             plain = ref.kind != "bool" and item.kind not in ("choice", "enum")
             if not shown and param.renamed and plain:
@@ -504,6 +504,7 @@ def render(
     constants = [
         f"PROGRAM_NAME = {py(program.name)}",
         f"VERSION = {py(program.version)}",
+        f"VERSION_SHORT = {py(program.version_short)}",
         f"DISTRIBUTION = {py(program.distribution or '')}",
         f"DESCRIPTION = {py(program.description)}",
         f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from burgee.model.ir import Program
 from burgee.model.literals import call, py
 from burgee.read.runtime_use import names_reached
-from burgee.render.imports import ImportBlock
+from burgee.render.imports import LIMIT, ImportBlock
 from burgee.render.join import Joined
 from burgee.render.stubs import stubs
 from burgee.runtime.catalog import BOOT, parse, stand_ins
@@ -156,8 +156,8 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
         '    """The handlers\' imports that only their functions use, and their pydantic models:',
         "    run once, before the first command or `complete=` function that needs them (not",
         '    for help or schema)."""',
-        f"    global {', '.join(bound)}",
-        *(f"    {line}" for line in eager.render().splitlines() if line and plain.strip()),
+        *_globals(bound),
+        *(line for line in eager.render(indent="    ").splitlines() if line and plain.strip()),
         *(f"    {line}" for line in guarded),
         *([""] if models else []),
         *(indented(program.user_models).splitlines()),
@@ -177,6 +177,18 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
         f"_FREE_COMPLETERS: frozenset[str] = frozenset({_names(free)})",
     ]
     return "\n".join(lines) + "\n", shown
+
+
+def _globals(names: list[str]) -> list[str]:
+    """`global` statements of `names` under a `def`, as many as keep each within `LIMIT`
+    (a `global` statement cannot be wrapped in parentheses)."""
+    lines: list[str] = []
+    for name in names:
+        if lines and len(lines[-1]) + len(name) + 2 <= LIMIT:
+            lines[-1] += f", {name}"
+        else:
+            lines.append(f"    global {name}")
+    return lines
 
 
 def model_names(program: Program) -> list[str]:
@@ -221,7 +233,8 @@ def _checking_block(lines: list[str], code: list[str], tail: list[str]) -> str:
     """`if TYPE_CHECKING:` with the import lines (sorted, once), the code and an `else:`."""
     checking = ImportBlock()
     checking.add_source("\n".join(lines))
-    body = [f"    {line}" if line else "" for line in checking.render(width=84).splitlines()]
+    # NOTE: within isort's default 88, as a handlers file's own block is likely written.
+    body = checking.render(width=88, indent="    ").splitlines()
     body += ["", *(f"    {line}" for line in code)] if code else []
     if not any(line.strip() for line in body):
         body = ["    pass"]  # NOTE: never empty (the else branch may still be needed)

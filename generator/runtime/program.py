@@ -72,6 +72,7 @@ class Program:
         "shadows",
         "shared",
         "version",
+        "version_short",
     )
 
     #: The program's name, as its command line and messages spell it.
@@ -79,6 +80,8 @@ class Program:
     version: str
     #: The distribution whose installed version `--version` prefers ("": `version` is it).
     distribution: str
+    #: `program(version_short="-V")`: the short spelling of `--version` ("" for none).
+    version_short: str
     description: str
     #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
     requires_python: str
@@ -163,6 +166,7 @@ class Program:
         *,
         name: str,
         version: str,
+        version_short: str,
         distribution: str,
         description: str,
         requires_python: str,
@@ -216,6 +220,7 @@ class Program:
 TABLES = {
     "name": "PROGRAM_NAME",
     "version": "VERSION",
+    "version_short": "VERSION_SHORT",
     "distribution": "DISTRIBUTION",
     "description": "DESCRIPTION",
     "requires_python": "REQUIRES_PYTHON",
@@ -300,6 +305,7 @@ def _no_documents() -> str:
 PROGRAM = Program(
     name="tool",
     version="0.0.0",
+    version_short="",
     distribution="",
     description="",
     requires_python=">=3.9",

@@ -32,5 +32,8 @@ def caching(
     odd: Annotated[bool, Option(off="deep")] = False,
     named: Annotated[bool, Option(metavar="YES")] = False,
     spaced: Annotated[str, Option(metavar="TWO WORDS")] = "",
+    loud: Annotated[int, Option("-l", count=True, max=3)] = 0,
+    pair: Annotated[list[str], Option(nargs=2, metavar="A B C")] = [],
+    many: Annotated[list[str], Option(nargs="+", metavar="A B")] = [],
 ) -> None:
     """Bool options whose flags cannot change their default, or are spelled wrong."""

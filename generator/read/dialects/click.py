@@ -190,6 +190,10 @@ class ClickReading:
         version = self.reading.text_of(given, "version_option's version")
         if version:
             self.version = version
+        # NOTE: its flags after the version (`version_option(v, "-V", "--version")`).
+        flags = [a.value for a in call.args[1:] if isinstance(a, ast.Constant)]
+        if "--version" in flags:
+            self.reading.version_flags([f for f in flags if isinstance(f, str)])
 
     def read_maker(
         self,

@@ -96,6 +96,9 @@ class Reading:
         self.place = place
         self.diagnostics: list[Diagnostic] = []
         self.constants: dict[str, object] = {}
+        #: The short spelling of the version option (`-V` of `version_option("-V",
+        #: "--version")` or an eager `-V/--version` callback): `program(version_short=)`.
+        self.version_short = ""
         for statement in tree.body:
             if (
                 isinstance(statement, ast.Assign)
@@ -205,13 +208,23 @@ class Reading:
             eager = False
         if not ("callback" in keywords and eager and "--version" in flags):
             return False
-        others = [f for f in flags if f != "--version"]
+        others = self.version_flags(flags)
         note = f" ({', '.join(others)} is not read: give --version)" if others else ""
         self.warn(
             keywords["callback"],
             f"an eager --version callback: read as the tool's own --version{note}",
         )
         return True
+
+    def version_flags(self, flags: list[str]) -> list[str]:
+        """The spellings of a version option but `--version`: its one short flag is the
+        tool's short `--version` (`version_short`); the others are returned, unread."""
+        others = [f for f in flags if f != "--version"]
+        shorts = [f for f in others if len(f) == 2 and f[0] == "-" and f[1].isalnum()]
+        if shorts and shorts[0] not in ("-h", "-o", "-y"):
+            self.version_short = shorts[0]
+            others.remove(shorts[0])
+        return others
 
     def path_check(self, param: Param, key: str, node: ast.expr) -> bool:
         """A path check (`exists=True`): it must be a literal; False after a problem."""

@@ -179,6 +179,8 @@ def _click_auto_env(click: ClickReading, layout: Layout, top: str | None, alone:
 
 def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
     """The commands' decorators and parameters, and the head with the program and groups."""
+    if reading.version_short:
+        layout.program["version_short"] = reading.version_short
     groups = {g.path: g for g in layout.groups.values()}
     for item, where, root in layout.commands:
         group = groups.get(where) if where else None

@@ -35,7 +35,7 @@ from burgee.runtime.core.flags import (
 )
 from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.core.wording import _expected, _one_of
-from burgee.runtime.execution.quickargs import _pass_start, _recorded, _Recorder
+from burgee.runtime.execution.quickargs import _flag_like, _pass_start, _recorded, _Recorder
 from burgee.runtime.execution.table import _command
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _flag(name, reads_config)
+            flag = None if name in shadowed else _tool_flag(name, program)
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -211,11 +211,19 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
             )
             return not (named or word in program.extra_commands or word in _TOOL_WORDS)
         name, has_value, _ = word.partition("=")
-        flag = _flag(name, program.config)
+        flag = _tool_flag(name, program)
         valued = flag is not None and flag.metavar != "" and not has_value
         if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
             index += 1
     return True
+
+
+def _tool_flag(name: str, program: Program) -> Flag | None:
+    """The tool-wide flag `name` spells in `program`: its short `--version` too
+    (`program(version_short="-V")`), `--config` where it reads a config file."""
+    if name and name == program.version_short:
+        name = "--version"
+    return _flag(name, program.config)
 
 
 def _named(path: str, program: Program) -> str:
@@ -339,14 +347,16 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
     (an option given before its command, the words after a command `--schema` does not know,
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
+    #: Each secret option's flags: its name, and how many words it takes (-1: every word up to
+    #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in program.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
-                nargs = settings.get("nargs")
+                nargs = settings.get("nargs", 1)
                 for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else -1)
     if not takes:
         return
     index = 0
@@ -361,6 +371,10 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
         name, count = takes[flag]
         # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
         # takes it out first.
+        if count < 0:
+            count = next(
+                (n for n, w in enumerate(argv[index:]) if _flag_like(w)), len(argv) - index
+            )
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:

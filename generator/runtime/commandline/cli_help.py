@@ -66,7 +66,7 @@ def _group_help(group: str, program: Program) -> str:
     parts.append("commands:\n" + _rows(rows))
     if shared:
         parts.append(shared)
-    parts.append(_compact_flags(flags_at(not group, program.config, False), program.name))
+    parts.append(_compact_flags(flags_at(not group, program.config, False), program))
     if not group:
         parts.append(_exit_codes(program))
         agents = _wrap(_for_agents(program.name), _terminal_width(), "  ")
@@ -141,16 +141,18 @@ def _rows(rows: list[tuple[str, str]]) -> str:
     return "".join(lines)
 
 
-def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ()) -> str:
-    """The tool-wide flags (of the tool `name`) as help lists them after the commands or options:
+def _compact_flags(flags: list[Flag], program: Program, shadowed: tuple[str, ...] = ()) -> str:
+    """The tool-wide flags (of `program`) as help lists them after the commands or options:
     their spellings only, a line or two for each group (`help flags` explains each); none of
     `shadowed`."""
     width = _terminal_width()
-    lines = [f"tool-wide flags ('{name} help flags' explains each):\n"]
+    lines = [f"tool-wide flags ('{program.name} help flags' explains each):\n"]
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
-            names = "/".join(n for n in (flag.short, flag.name) if n and n not in shadowed)
+            names = "/".join(
+                n for n in (_short(flag, program), flag.name) if n and n not in shadowed
+            )
             if names:
                 value = f"[{flag.metavar}]" if flag.optional else flag.metavar
                 pieces.append(f"{names} {value}".rstrip())
@@ -170,6 +172,12 @@ def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ())
     return "".join(lines)
 
 
+def _short(flag: Flag, program: Program) -> str:
+    """A tool-wide flag's short spelling: its own, or the program's for `--version`
+    (`program(version_short="-V")`)."""
+    return flag.short or (program.version_short if flag.name == "--version" else "")
+
+
 def _flags_help(program: Program) -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
     parser = _new_parser(program, f"{program.name} help flags")
@@ -185,7 +193,8 @@ def _flags_help(program: Program) -> str:
     for group, members in grouped(flags_at(True, program.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
-            _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
+            short = _short(flag, program)
+            _add_flag(section, flag, (short, flag.name) if short else (flag.name,))
         formatter.start_section(group)
         formatter.add_arguments(section._group_actions)
         formatter.end_section()
@@ -251,7 +260,7 @@ def _tool_flags(
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, program.config, command.yes), program.name, shadowed)
+    flags = _compact_flags(flags_at(False, program.config, command.yes), program, shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 

@@ -22,6 +22,7 @@ from burgee.runtime.core.embedded import _document
 from burgee.runtime.core.errors import UsageError, _from_ctrl_c, _invoked_as
 from burgee.runtime.core.flags import HELP_FLAGS, _flag
 from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.execution.quickargs import _flag_like
 from burgee.runtime.execution.table import _IMPORTED, _import_once
 
 if TYPE_CHECKING:
@@ -113,11 +114,11 @@ def _candidates(words: list[str], program: Program) -> list[str]:
         return []
     partial, before = words[-1], words[:-1]
     if program.shared:
-        # NOTE: the shared options given before the command are its own (`argv._hoisted`).
 
         def named(path: str) -> str:
             return _named(path, program)
 
+        # NOTE: the shared options given before the command are its own (`argv._hoisted`).
         before = _hoisted(before, program.config, program.shared, named, program.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
@@ -164,6 +165,8 @@ def _candidates(words: list[str], program: Program) -> list[str]:
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
     want: Any = None
+    #: How many more words `want` takes (-1: every word up to a flag, `nargs="+"`).
+    left = 0
     rest = False
     #: A tool-wide flag just seen, whose value the next word may be.
     pending: Any = None
@@ -172,9 +175,12 @@ def _candidates(words: list[str], program: Program) -> list[str]:
             taken, pending = pending.takes(token), None
             if taken:
                 continue
+        if want is not None and left < 0 and _flag_like(token):
+            want = None  # NOTE: the words of an option of several end at a flag
         if want is not None:
             _remember(want, token, options, raw)
-            want = None
+            left -= 1
+            want = want if left else None
         elif rest or not token.startswith("-") or token == "-":
             slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
             positionals.append(_coerce(slot[3], token) if slot else token)
@@ -194,7 +200,9 @@ def _candidates(words: list[str], program: Program) -> list[str]:
             elif has_value:
                 _remember(slot, value, options, raw)
             else:
-                want = slot
+                want, left = slot, slot[6] if len(slot) > 6 else 1
+    if want is not None and left < 0 and _flag_like(partial):
+        want = None
     if pending is not None and pending.takes(partial):
         return []  # NOTE: the value of a tool-wide flag
     if want is None and not rest and partial.startswith("-") and "=" in partial:

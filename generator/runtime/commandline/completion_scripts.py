@@ -35,6 +35,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         *) REPLY="" ;;
@@ -75,7 +76,7 @@ __@ID@_dynamic() {
 }
 
 _@ID@_completion() {
-    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    local cur word words cword REPLY MORE node="" pos=0 rest="" want="" left=1 i w
     COMPREPLY=()
     if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
         _get_comp_words_by_ref -n =: cur words cword
@@ -88,9 +89,17 @@ _@ID@_completion() {
     word=$cur
     for ((i = 1; i < cword; i++)); do
         w=${words[i]}
-        if [[ -n $want ]]; then
-            [[ $w == "=" ]] || want=""
+        if [[ -n $want && $w == "=" ]]; then
             continue
+        elif [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            left=$((left - 1))
+            ((left > 0)) || want=""
+            continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[!0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             pos=$((pos + 1))
@@ -99,14 +108,14 @@ _@ID@_completion() {
         case $w in
             --) rest=1 ;;
             -*=*) ;;
-            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             *)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[!0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -153,6 +162,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         (*) REPLY="" ;;
@@ -193,13 +203,19 @@ __@ID@_dynamic() {
 }
 
 _@ID@() {
-    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" left=1 w REPLY MORE
     local -i i
     for (( i = 2; i < CURRENT; i++ )); do
         w=${(Q)words[i]}
-        if [[ -n $want ]]; then
-            want=""
+        if [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            (( left = left - 1 ))
+            (( left > 0 )) || want=""
             continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[^0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             (( pos++ ))
@@ -208,14 +224,14 @@ _@ID@() {
         case $w in
             (--) rest=1 ;;
             (-*=*) ;;
-            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             (*)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[^0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -306,11 +322,18 @@ function __@ID@_complete
     set -l pos 0
     set -l rest ''
     set -l want ''
+    set -l left 1
     set -e tokens[1]
     for w in $tokens
-        if test -n "$want"
-            set want ''
+        if test -n "$want"; and test "$left" != +
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            set left (math $left - 1)
+            test $left -gt 0; or set want ''
             continue
+        else if test -n "$want"
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            string match -qr -- '^-[^0-9.]' "$w"; or continue
+            set want ''
         end
         if test -n "$rest"
             set pos (math $pos + 1)
@@ -321,7 +344,10 @@ function __@ID@_complete
                 set rest 1
             case '-*=*'
             case '-*'
-                set want (__@ID@_option "$node|$w")
+                set -l found (__@ID@_option "$node|$w")
+                set want $found[1]
+                set left 1
+                set -q found[2]; and set left $found[2]
             case '*'
                 set -l child (__@ID@_child "$node|$w")
                 if test -n "$child"
@@ -331,11 +357,12 @@ function __@ID@_complete
                 end
         end
     end
-    if test -n "$want"
+    if test -n "$want"; and begin; test "$left" != +; or not string match -qr -- '^-[^0-9.]'@+
+ "$cur"; end
         __@ID@_values $want "$cur" ''
     else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
         set -l parts (string split -m 1 -- '=' "$cur")
-        set -l key (__@ID@_option "$node|$parts[1]")
+        set -l key (__@ID@_option "$node|$parts[1]")[1]
         test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __@ID@_flags $node

@@ -50,8 +50,9 @@ if TYPE_CHECKING:
     #: How a value completes: None (the option takes none), "none", "file", "dynamic", or
     #: its choices.
     _Values = str | list[str] | None
-    #: One option of a node: its spellings, its key, how its value completes, its help line.
-    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    #: One option of a node: its spellings, its key, how its value completes, its help line,
+    #: and how many words it takes (`_takes`: "" one, "N", "+" every word up to a flag).
+    _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     #: One positional: its index, how it completes, whether it is the last, variadic one.
     _Pos = tuple[int, _Values, bool]
     #: The program, a group or a command: path, children (name, help), options, positionals.
@@ -64,9 +65,12 @@ def _help_line(text: str, limit: int = 80) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
 
-def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+def _tool_options(
+    path: str, root: bool, config: bool, confirm: bool, version_short: str = ""
+) -> list[_Opt]:
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
-    first has `--yes`), from `FLAGS`, then the help flags."""
+    first has `--yes`), from `FLAGS`, then the help flags; `version_short`: the program's
+    short spelling of `--version` (`program(version_short="-V")`)."""
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
@@ -76,10 +80,17 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
             values = list(flag.choices)
         else:
             values = "file" if flag.kind == "path" else "none"
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
-        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
-    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+        short = flag.short or (version_short if flag.name == "--version" else "")
+        names = (short, flag.name) if short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help), ""))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit", ""))
     return found
+
+
+def _takes(more: list[Any]) -> str:
+    """How many words an option of a completion table's row takes, as the scripts read it
+    (its row's fourth item: N, or "+" for every word up to the next flag): "" for one."""
+    return str(more[0]) if more and more[0] != 1 else ""
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
@@ -110,22 +121,26 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
                 _, _, _, options, positionals = commands[root]
-                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                own = [
+                    (tuple(f), f"{root}|{f[-1]}", v, text, _takes(m)) for f, v, text, *m in options
+                ]
                 places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
         for scope, command, options in table.get("shared", ()):
             if f"{path} ".startswith(f"{scope} ".lstrip()):
-                known = {name for flags, _, _, _ in own for name in flags}
+                known = {name for flags, *_ in own for name in flags}
                 own += [
-                    (tuple(f), f"{command}|{f[-1]}", v, text)
-                    for f, v, text in options
+                    (tuple(f), f"{command}|{f[-1]}", v, text, _takes(m))
+                    for f, v, text, *m in options
                     if known.isdisjoint(f)
                 ]
-        taken = {name for flags, _, _, _ in own for name in flags}
+        taken = {name for flags, *_ in own for name in flags}
         tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, not path, config, False)
+            (tuple(name for name in names if name not in taken), key, values, text, takes)
+            for names, key, values, text, takes in _tool_options(
+                path, not path, config, False, table.get("version_short", "")
+            )
             if set(names) - taken
         ]
         found.append((path, named, own + tool, places))
@@ -133,26 +148,33 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
         own = [
-            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+            (tuple(flags), f"{path}|{flags[-1]}", values, text, _takes(more))
+            for flags, values, text, *more in options
         ]
         places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
-        taken = {name for flags, _, _, _ in own for name in flags}
+        taken = {name for flags, *_ in own for name in flags}
         tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            (tuple(name for name in names if name not in taken), key, values, text, takes)
+            for names, key, values, text, takes in _tool_options(path, False, config, bool(confirm))
             if set(names) - taken
         ]
         every = own + tool
         found.append((path, [], every, places))
         # NOTE: an alias completes like its command (and is offered beside it).
         found.extend((alias, [], every, places) for alias in aliases)
-    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help", "")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((flag,), f"{_OUTPUT_WORD}|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        (
+            (flag,),
+            f"{_OUTPUT_WORD}|{flag}",
+            "none",
+            _help_line(_output_help(flag, default, text)),
+            "",
+        )
         for _, flag, _, _, default, text in _OUTPUT_INPUTS
         if flag is not None
     ]
@@ -227,6 +249,12 @@ def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
     return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
 
 
+def _more(opt: _Opt) -> str:
+    """`MORE=...` after an option's key in bash's and zsh's `_option` case: how many words it
+    takes when not one (`_takes`)."""
+    return f" MORE={_quote_sh(opt[4])}" if opt[4] else ""
+
+
 def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
     if isinstance(values, list):
@@ -267,7 +295,7 @@ def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
         # NOTE: no indent: the template these lines were first rendered by stripped it.
         "OPTION": [
-            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=True),
@@ -292,7 +320,7 @@ def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "OPTION": [
             "        ("
             + "|".join(q(f"{path}|{flag}") for flag in opt[0])
-            + f") REPLY={q(opt[1])} ;;"
+            + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=False),
@@ -344,7 +372,9 @@ def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
             for path, opt in _valued(nodes)
             for line in (
                 "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
-                f"            echo {q(opt[1])}",
+                # NOTE: how many words it takes on a line of its own (`_takes`), if not one.
+                f"            echo {q(opt[1])}"
+                + (f"\n            echo {q(opt[4])}" if opt[4] else ""),
             )
         ],
         "VALUES": values,

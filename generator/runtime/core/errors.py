@@ -462,6 +462,9 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
         key=len,
         default="",
     )
+    #: Each secret value's variable: a name's first value its variable, its next ones (an
+    #: option of several, `--keys K1 K2`) `_2`, `_3`, ..., so the line gives each its own.
+    held: dict[str, str] = {}
     parts = []
     for word in words:
         if isinstance(word, _Placed):
@@ -475,14 +478,34 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
         written = []
         for at, piece in enumerate(pieces):
             if at % 2:
-                name = values[piece]
-                variable = _variable(name, program, command=command)
-                _PLACED[variable] = f"the secret {name}"
-                written.append(f'"${variable}"')
+                written.append(f'"${_held(piece, values[piece], command, held, program)}"')
             elif piece:
                 written.append(shlex.quote(piece))
         parts.append("".join(written))
     return " ".join(parts)
+
+
+def _held(value: str, name: str, command: str, held: dict[str, str], program: Program) -> str:
+    """The variable a line holds the secret `value` of the option `name` in (`_written`): its
+    option's (`_variable`) for its first value, `_2`, `_3`, ... for the others, each said in
+    `_PLACED`."""
+    variable = held.get(value)
+    if variable is not None:
+        return variable
+    base = _variable(name, program, command=command)
+    numbered = base + "_"
+    count = 1 + sum(
+        v == base or (v.startswith(numbered) and v[len(numbered) :].isdecimal())
+        for v in held.values()
+    )
+    variable = base if count == 1 else f"{base}_{count}"
+    held[value] = variable
+    _PLACED[variable] = (
+        f"the secret {name}" if count == 1 else f"value {count} of the secret {name}"
+    )
+    if count == 2:
+        _PLACED[base] = f"value 1 of the secret {name}"
+    return variable
 
 
 def _unsecret(

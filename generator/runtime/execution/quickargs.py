@@ -256,7 +256,15 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
             continue
         if not ended and not _positional(word, recorder):
             option = recorder.options.get(word)
-            index += option.takes if option is not None else 0
+            if option is not None and option.nargs in ("+", "*"):
+                # NOTE: as argparse reads it: every word up to the next flag (or `--`) is
+                # its, the word a positional would have had too.
+                while index < len(words) and words[index] != "--":
+                    if not _positional(words[index], recorder):
+                        break
+                    index += 1
+            else:
+                index += option.takes if option is not None else 0
             continue
         if seen == before:
             return index - 1
@@ -264,6 +272,12 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
         if seen == before:
             return index
     return len(words)
+
+
+def _flag_like(word: str) -> bool:
+    """Whether a word ends the words of an option of several (`nargs="+"`), as argparse reads
+    a line: a flag, not `-` nor a negative number (its secrets, its completion)."""
+    return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
 
 
 def _positional(word: str, recorder: _Recorder) -> bool:

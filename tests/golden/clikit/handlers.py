@@ -120,9 +120,10 @@ def run_app(
     args: Annotated[list[str], Argument(passthrough=True, help="The app's own arguments")] = [],
     python: Annotated[str, Option("-p", help="The Python to run it with")] = "3",
     isolated: bool = False,
+    with_: Annotated[list[str], Option(nargs="+", help="More packages to install first")] = [],
 ) -> dict[str, Any]:
     """Run an app as `pipx run` does: every word after APP is the app's, --json and --help too."""
-    return {"app": app, "args": args, "python": python, "isolated": isolated}
+    return {"app": app, "args": args, "python": python, "isolated": isolated, "with": with_}
 
 
 @command(effects="idempotent", examples=["clikit login --user ada --token s3cret"])

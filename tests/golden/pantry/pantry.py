@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1519: the first handler from handlers.py
-#     line 1631: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13591: the tables (commands, groups, errors, result shapes)
+#     line 1524: the first handler from handlers.py
+#     line 1636: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13720: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -185,6 +185,7 @@ if TYPE_CHECKING:
         name: str
         version: str
         distribution: str
+        version_short: str
         description: str
         requires_python: str
         debug_env: str
@@ -222,6 +223,7 @@ if TYPE_CHECKING:
             *,
             name: str,
             version: str,
+            version_short: str,
             distribution: str,
             description: str,
             requires_python: str,
@@ -654,6 +656,7 @@ else:
 
 PROGRAM_NAME = "pantry"
 VERSION = "1.0.0"
+VERSION_SHORT = ""
 DISTRIBUTION = ""
 DESCRIPTION = (
     "A pantry served to agents: tools, prompts, resources, a command that logs and one that\nasks."
@@ -1430,6 +1433,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
+        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -1447,6 +1451,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_question_field",
         "_rerun_line",
         "_unsecret",
+        "_variable",
     ),
     "describe": (
         "_builtin",
@@ -1642,7 +1647,7 @@ if TYPE_CHECKING:
     _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
-    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
     _Answer = tuple[int, str | list[str], dict[str, str]]
@@ -2041,6 +2046,9 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
         key=len,
         default="",
     )
+    #: Each secret value's variable: a name's first value its variable, its next ones (an
+    #: option of several, `--keys K1 K2`) `_2`, `_3`, ..., so the line gives each its own.
+    held: dict[str, str] = {}
     parts = []
     for word in words:
         if isinstance(word, _Placed):
@@ -2054,16 +2062,40 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
         written = []
         for at, piece in enumerate(pieces):
             if at % 2:
-                name = values[piece]
-                variable = _variable(name, program, command=command)
-                _PLACED[variable] = f"the secret {name}"
-                written.append(f'"${variable}"')
+                written.append(f'"${_held(piece, values[piece], command, held, program)}"')
             elif piece:
                 written.append(shlex.quote(piece))
         parts.append("".join(written))
     return " ".join(parts)
 
 
+# ---- burgee: end of confirm ----
+
+
+def _held(value: str, name: str, command: str, held: dict[str, str], program: Program) -> str:
+    """The variable a line holds the secret `value` of the option `name` in (`_written`): its
+    option's (`_variable`) for its first value, `_2`, `_3`, ... for the others, each said in
+    `_PLACED`."""
+    variable = held.get(value)
+    if variable is not None:
+        return variable
+    base = _variable(name, program, command=command)
+    numbered = base + "_"
+    count = 1 + sum(
+        v == base or (v.startswith(numbered) and v[len(numbered) :].isdecimal())
+        for v in held.values()
+    )
+    variable = base if count == 1 else f"{base}_{count}"
+    held[value] = variable
+    _PLACED[variable] = (
+        f"the secret {name}" if count == 1 else f"value {count} of the secret {name}"
+    )
+    if count == 2:
+        _PLACED[base] = f"value 1 of the secret {name}"
+    return variable
+
+
+# ---- burgee: loaded on first use: confirm ----
 def _unsecret(
     step: dict[str, str] | str, secrets: dict[str, str], program: Program
 ) -> dict[str, str] | str:
@@ -2897,6 +2929,7 @@ class Program:
         "shadows",
         "shared",
         "version",
+        "version_short",
     )
 
     #: The program's name, as its command line and messages spell it.
@@ -2904,6 +2937,8 @@ class Program:
     version: str
     #: The distribution whose installed version `--version` prefers ("": `version` is it).
     distribution: str
+    #: `program(version_short="-V")`: the short spelling of `--version` ("" for none).
+    version_short: str
     description: str
     #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
     requires_python: str
@@ -2988,6 +3023,7 @@ class Program:
         *,
         name: str,
         version: str,
+        version_short: str,
         distribution: str,
         description: str,
         requires_python: str,
@@ -7525,7 +7561,15 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
             continue
         if not ended and not _positional(word, recorder):
             option = recorder.options.get(word)
-            index += option.takes if option is not None else 0
+            if option is not None and option.nargs in ("+", "*"):
+                # NOTE: as argparse reads it: every word up to the next flag (or `--`) is
+                # its, the word a positional would have had too.
+                while index < len(words) and words[index] != "--":
+                    if not _positional(words[index], recorder):
+                        break
+                    index += 1
+            else:
+                index += option.takes if option is not None else 0
             continue
         if seen == before:
             return index - 1
@@ -7533,6 +7577,12 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
         if seen == before:
             return index
     return len(words)
+
+
+def _flag_like(word: str) -> bool:
+    """Whether a word ends the words of an option of several (`nargs="+"`), as argparse reads
+    a line: a flag, not `-` nor a negative number (its secrets, its completion)."""
+    return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
 
 
 def _positional(word: str, recorder: _Recorder) -> bool:
@@ -7949,7 +7999,7 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _flag(name, reads_config)
+            flag = None if name in shadowed else _tool_flag(name, program)
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -8039,11 +8089,19 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
             )
             return not (named or word in program.extra_commands or word in _TOOL_WORDS)
         name, has_value, _ = word.partition("=")
-        flag = _flag(name, program.config)
+        flag = _tool_flag(name, program)
         valued = flag is not None and flag.metavar != "" and not has_value
         if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
             index += 1
     return True
+
+
+def _tool_flag(name: str, program: Program) -> Flag | None:
+    """The tool-wide flag `name` spells in `program`: its short `--version` too
+    (`program(version_short="-V")`), `--config` where it reads a config file."""
+    if name and name == program.version_short:
+        name = "--version"
+    return _flag(name, program.config)
 
 
 # ---- burgee: end of argparse ----
@@ -8171,14 +8229,16 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
     (an option given before its command, the words after a command `--schema` does not know,
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
+    #: Each secret option's flags: its name, and how many words it takes (-1: every word up to
+    #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in program.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
-                nargs = settings.get("nargs")
+                nargs = settings.get("nargs", 1)
                 for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else -1)
     if not takes:
         return
     index = 0
@@ -8193,6 +8253,10 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
         name, count = takes[flag]
         # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
         # takes it out first.
+        if count < 0:
+            count = next(
+                (n for n, w in enumerate(argv[index:]) if _flag_like(w)), len(argv) - index
+            )
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
@@ -8536,6 +8600,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         *) REPLY="" ;;
@@ -8576,7 +8641,7 @@ __@ID@_dynamic() {
 }
 
 _@ID@_completion() {
-    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    local cur word words cword REPLY MORE node="" pos=0 rest="" want="" left=1 i w
     COMPREPLY=()
     if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
         _get_comp_words_by_ref -n =: cur words cword
@@ -8589,9 +8654,17 @@ _@ID@_completion() {
     word=$cur
     for ((i = 1; i < cword; i++)); do
         w=${words[i]}
-        if [[ -n $want ]]; then
-            [[ $w == "=" ]] || want=""
+        if [[ -n $want && $w == "=" ]]; then
             continue
+        elif [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            left=$((left - 1))
+            ((left > 0)) || want=""
+            continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[!0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             pos=$((pos + 1))
@@ -8600,14 +8673,14 @@ _@ID@_completion() {
         case $w in
             --) rest=1 ;;
             -*=*) ;;
-            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             *)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[!0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -8654,6 +8727,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         (*) REPLY="" ;;
@@ -8694,13 +8768,19 @@ __@ID@_dynamic() {
 }
 
 _@ID@() {
-    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" left=1 w REPLY MORE
     local -i i
     for (( i = 2; i < CURRENT; i++ )); do
         w=${(Q)words[i]}
-        if [[ -n $want ]]; then
-            want=""
+        if [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            (( left = left - 1 ))
+            (( left > 0 )) || want=""
             continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[^0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             (( pos++ ))
@@ -8709,14 +8789,14 @@ _@ID@() {
         case $w in
             (--) rest=1 ;;
             (-*=*) ;;
-            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             (*)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[^0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -8807,11 +8887,18 @@ function __@ID@_complete
     set -l pos 0
     set -l rest ''
     set -l want ''
+    set -l left 1
     set -e tokens[1]
     for w in $tokens
-        if test -n "$want"
-            set want ''
+        if test -n "$want"; and test "$left" != +
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            set left (math $left - 1)
+            test $left -gt 0; or set want ''
             continue
+        else if test -n "$want"
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            string match -qr -- '^-[^0-9.]' "$w"; or continue
+            set want ''
         end
         if test -n "$rest"
             set pos (math $pos + 1)
@@ -8822,7 +8909,10 @@ function __@ID@_complete
                 set rest 1
             case '-*=*'
             case '-*'
-                set want (__@ID@_option "$node|$w")
+                set -l found (__@ID@_option "$node|$w")
+                set want $found[1]
+                set left 1
+                set -q found[2]; and set left $found[2]
             case '*'
                 set -l child (__@ID@_child "$node|$w")
                 if test -n "$child"
@@ -8832,11 +8922,12 @@ function __@ID@_complete
                 end
         end
     end
-    if test -n "$want"
+    if test -n "$want"; and begin; test "$left" != +; or not string match -qr -- '^-[^0-9.]'@+
+ "$cur"; end
         __@ID@_values $want "$cur" ''
     else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
         set -l parts (string split -m 1 -- '=' "$cur")
-        set -l key (__@ID@_option "$node|$parts[1]")
+        set -l key (__@ID@_option "$node|$parts[1]")[1]
         test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __@ID@_flags $node
@@ -8960,9 +9051,12 @@ def _help_line(text: str, limit: int = 80) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
 
-def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+def _tool_options(
+    path: str, root: bool, config: bool, confirm: bool, version_short: str = ""
+) -> list[_Opt]:
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
-    first has `--yes`), from `FLAGS`, then the help flags."""
+    first has `--yes`), from `FLAGS`, then the help flags; `version_short`: the program's
+    short spelling of `--version` (`program(version_short="-V")`)."""
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
@@ -8972,10 +9066,17 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
             values = list(flag.choices)
         else:
             values = "file" if flag.kind == "path" else "none"
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
-        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
-    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+        short = flag.short or (version_short if flag.name == "--version" else "")
+        names = (short, flag.name) if short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help), ""))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit", ""))
     return found
+
+
+def _takes(more: list[Any]) -> str:
+    """How many words an option of a completion table's row takes, as the scripts read it
+    (its row's fourth item: N, or "+" for every word up to the next flag): "" for one."""
+    return str(more[0]) if more and more[0] != 1 else ""
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
@@ -9006,22 +9107,26 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
                 _, _, _, options, positionals = commands[root]
-                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                own = [
+                    (tuple(f), f"{root}|{f[-1]}", v, text, _takes(m)) for f, v, text, *m in options
+                ]
                 places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
         for scope, command, options in table.get("shared", ()):
             if f"{path} ".startswith(f"{scope} ".lstrip()):
-                known = {name for flags, _, _, _ in own for name in flags}
+                known = {name for flags, *_ in own for name in flags}
                 own += [
-                    (tuple(f), f"{command}|{f[-1]}", v, text)
-                    for f, v, text in options
+                    (tuple(f), f"{command}|{f[-1]}", v, text, _takes(m))
+                    for f, v, text, *m in options
                     if known.isdisjoint(f)
                 ]
-        taken = {name for flags, _, _, _ in own for name in flags}
+        taken = {name for flags, *_ in own for name in flags}
         tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, not path, config, False)
+            (tuple(name for name in names if name not in taken), key, values, text, takes)
+            for names, key, values, text, takes in _tool_options(
+                path, not path, config, False, table.get("version_short", "")
+            )
             if set(names) - taken
         ]
         found.append((path, named, own + tool, places))
@@ -9029,26 +9134,33 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
         own = [
-            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+            (tuple(flags), f"{path}|{flags[-1]}", values, text, _takes(more))
+            for flags, values, text, *more in options
         ]
         places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
-        taken = {name for flags, _, _, _ in own for name in flags}
+        taken = {name for flags, *_ in own for name in flags}
         tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            (tuple(name for name in names if name not in taken), key, values, text, takes)
+            for names, key, values, text, takes in _tool_options(path, False, config, bool(confirm))
             if set(names) - taken
         ]
         every = own + tool
         found.append((path, [], every, places))
         # NOTE: an alias completes like its command (and is offered beside it).
         found.extend((alias, [], every, places) for alias in aliases)
-    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help", "")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((flag,), f"{_OUTPUT_WORD}|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        (
+            (flag,),
+            f"{_OUTPUT_WORD}|{flag}",
+            "none",
+            _help_line(_output_help(flag, default, text)),
+            "",
+        )
         for _, flag, _, _, default, text in _OUTPUT_INPUTS
         if flag is not None
     ]
@@ -9123,6 +9235,12 @@ def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
     return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
 
 
+def _more(opt: _Opt) -> str:
+    """`MORE=...` after an option's key in bash's and zsh's `_option` case: how many words it
+    takes when not one (`_takes`)."""
+    return f" MORE={_quote_sh(opt[4])}" if opt[4] else ""
+
+
 def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
     if isinstance(values, list):
@@ -9163,7 +9281,7 @@ def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
         # NOTE: no indent: the template these lines were first rendered by stripped it.
         "OPTION": [
-            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=True),
@@ -9188,7 +9306,7 @@ def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "OPTION": [
             "        ("
             + "|".join(q(f"{path}|{flag}") for flag in opt[0])
-            + f") REPLY={q(opt[1])} ;;"
+            + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=False),
@@ -9240,7 +9358,9 @@ def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
             for path, opt in _valued(nodes)
             for line in (
                 "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
-                f"            echo {q(opt[1])}",
+                # NOTE: how many words it takes on a line of its own (`_takes`), if not one.
+                f"            echo {q(opt[1])}"
+                + (f"\n            echo {q(opt[4])}" if opt[4] else ""),
             )
         ],
         "VALUES": values,
@@ -12882,7 +13002,7 @@ def _group_help(group: str, program: Program) -> str:
     parts.append("commands:\n" + _rows(rows))
     if shared:
         parts.append(shared)
-    parts.append(_compact_flags(flags_at(not group, program.config, False), program.name))
+    parts.append(_compact_flags(flags_at(not group, program.config, False), program))
     if not group:
         parts.append(_exit_codes(program))
         agents = _wrap(_for_agents(program.name), _terminal_width(), "  ")
@@ -12957,16 +13077,18 @@ def _rows(rows: list[tuple[str, str]]) -> str:
     return "".join(lines)
 
 
-def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ()) -> str:
-    """The tool-wide flags (of the tool `name`) as help lists them after the commands or options:
+def _compact_flags(flags: list[Flag], program: Program, shadowed: tuple[str, ...] = ()) -> str:
+    """The tool-wide flags (of `program`) as help lists them after the commands or options:
     their spellings only, a line or two for each group (`help flags` explains each); none of
     `shadowed`."""
     width = _terminal_width()
-    lines = [f"tool-wide flags ('{name} help flags' explains each):\n"]
+    lines = [f"tool-wide flags ('{program.name} help flags' explains each):\n"]
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
-            names = "/".join(n for n in (flag.short, flag.name) if n and n not in shadowed)
+            names = "/".join(
+                n for n in (_short(flag, program), flag.name) if n and n not in shadowed
+            )
             if names:
                 value = f"[{flag.metavar}]" if flag.optional else flag.metavar
                 pieces.append(f"{names} {value}".rstrip())
@@ -12986,6 +13108,12 @@ def _compact_flags(flags: list[Flag], name: str, shadowed: tuple[str, ...] = ())
     return "".join(lines)
 
 
+def _short(flag: Flag, program: Program) -> str:
+    """A tool-wide flag's short spelling: its own, or the program's for `--version`
+    (`program(version_short="-V")`)."""
+    return flag.short or (program.version_short if flag.name == "--version" else "")
+
+
 def _flags_help(program: Program) -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
     parser = _new_parser(program, f"{program.name} help flags")
@@ -13001,7 +13129,8 @@ def _flags_help(program: Program) -> str:
     for group, members in grouped(flags_at(True, program.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
-            _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
+            short = _short(flag, program)
+            _add_flag(section, flag, (short, flag.name) if short else (flag.name,))
         formatter.start_section(group)
         formatter.add_arguments(section._group_actions)
         formatter.end_section()
@@ -13067,7 +13196,7 @@ def _tool_flags(
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, program.config, command.yes), program.name, shadowed)
+    flags = _compact_flags(flags_at(False, program.config, command.yes), program, shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -13723,6 +13852,7 @@ def _complete_values(words: list[str], program: Program) -> list[str]:
 PROGRAM = Program(
     name=PROGRAM_NAME,
     version=VERSION,
+    version_short=VERSION_SHORT,
     distribution=DISTRIBUTION,
     description=DESCRIPTION,
     requires_python=REQUIRES_PYTHON,

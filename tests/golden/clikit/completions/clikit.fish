@@ -218,6 +218,7 @@ function __clikit_option --argument-names key
             echo 'label|--name'
         case 'label|--size'
             echo 'label|--size'
+            echo '2'
         case 'label|-l' 'label|--tag'
             echo 'label|--tag'
         case 'label|--owner'
@@ -240,6 +241,9 @@ function __clikit_option --argument-names key
             echo 'label|--answer'
         case 'run|-p' 'run|--python'
             echo 'run|--python'
+        case 'run|--with'
+            echo 'run|--with'
+            echo '+'
         case 'run|-o' 'run|--output'
             echo 'run|--output'
         case 'run|--output-file'
@@ -304,8 +308,10 @@ function __clikit_option --argument-names key
             echo 'serve|--bind'
         case 'serve|-w' 'serve|--watch'
             echo 'serve|--watch'
+            echo '+'
         case 'serve|--size'
             echo 'serve|--size'
+            echo '2'
         case 'serve|-o' 'serve|--output'
             echo 'serve|--output'
         case 'serve|--output-file'
@@ -458,6 +464,7 @@ function __clikit_values --argument-names key cur prefix
         case 'label|--explain'
         case 'label|--answer'
         case 'run|--python'
+        case 'run|--with'
         case 'run|--output'
             __clikit_add "$prefix" 'json' 'text'
         case 'run|--output-file'
@@ -766,6 +773,7 @@ function __clikit_flags --argument-names node
             printf "%s\t%s\n" '--python' 'The Python to run it with'
             printf "%s\t%s\n" '--isolated' ''
             printf "%s\t%s\n" '--no-isolated' ''
+            printf "%s\t%s\n" '--with' 'More packages to install first'
             printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
             printf "%s\t%s\n" '-o' 'output format, json or text (default: text)'
             printf "%s\t%s\n" '--output' 'output format, json or text (default: text)'
@@ -898,11 +906,18 @@ function __clikit_complete
     set -l pos 0
     set -l rest ''
     set -l want ''
+    set -l left 1
     set -e tokens[1]
     for w in $tokens
-        if test -n "$want"
-            set want ''
+        if test -n "$want"; and test "$left" != +
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            set left (math $left - 1)
+            test $left -gt 0; or set want ''
             continue
+        else if test -n "$want"
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            string match -qr -- '^-[^0-9.]' "$w"; or continue
+            set want ''
         end
         if test -n "$rest"
             set pos (math $pos + 1)
@@ -913,7 +928,10 @@ function __clikit_complete
                 set rest 1
             case '-*=*'
             case '-*'
-                set want (__clikit_option "$node|$w")
+                set -l found (__clikit_option "$node|$w")
+                set want $found[1]
+                set left 1
+                set -q found[2]; and set left $found[2]
             case '*'
                 set -l child (__clikit_child "$node|$w")
                 if test -n "$child"
@@ -923,11 +941,11 @@ function __clikit_complete
                 end
         end
     end
-    if test -n "$want"
+    if test -n "$want"; and begin; test "$left" != +; or not string match -qr -- '^-[^0-9.]' "$cur"; end
         __clikit_values $want "$cur" ''
     else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
         set -l parts (string split -m 1 -- '=' "$cur")
-        set -l key (__clikit_option "$node|$parts[1]")
+        set -l key (__clikit_option "$node|$parts[1]")[1]
         test -n "$key"; and __clikit_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __clikit_flags $node

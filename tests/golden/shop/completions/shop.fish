@@ -415,11 +415,18 @@ function __shop_complete
     set -l pos 0
     set -l rest ''
     set -l want ''
+    set -l left 1
     set -e tokens[1]
     for w in $tokens
-        if test -n "$want"
-            set want ''
+        if test -n "$want"; and test "$left" != +
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            set left (math $left - 1)
+            test $left -gt 0; or set want ''
             continue
+        else if test -n "$want"
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            string match -qr -- '^-[^0-9.]' "$w"; or continue
+            set want ''
         end
         if test -n "$rest"
             set pos (math $pos + 1)
@@ -430,7 +437,10 @@ function __shop_complete
                 set rest 1
             case '-*=*'
             case '-*'
-                set want (__shop_option "$node|$w")
+                set -l found (__shop_option "$node|$w")
+                set want $found[1]
+                set left 1
+                set -q found[2]; and set left $found[2]
             case '*'
                 set -l child (__shop_child "$node|$w")
                 if test -n "$child"
@@ -440,11 +450,11 @@ function __shop_complete
                 end
         end
     end
-    if test -n "$want"
+    if test -n "$want"; and begin; test "$left" != +; or not string match -qr -- '^-[^0-9.]' "$cur"; end
         __shop_values $want "$cur" ''
     else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
         set -l parts (string split -m 1 -- '=' "$cur")
-        set -l key (__shop_option "$node|$parts[1]")
+        set -l key (__shop_option "$node|$parts[1]")[1]
         test -n "$key"; and __shop_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __shop_flags $node
