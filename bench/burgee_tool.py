@@ -86,16 +86,18 @@ class Burgee:
         tail = proc.stderr.decode(errors="replace").strip().splitlines()[-1:]
         return f"`python -m burgee gen --help` exits {proc.returncode} ({' '.join(tail)})"
 
-    def gen_argv(self, handlers: Path, output: Path) -> tuple[str, ...]:
-        """`burgee gen handlers.py -o output.py`, through the venv's console script if any."""
+    def gen_argv(self, handlers: Path, output: Path, plain: bool = False) -> tuple[str, ...]:
+        """`burgee gen handlers.py -o output.py` (`--plain`: the plain form; else the default
+        form, whatever form the file had), through the venv's console script if any."""
         script = self.python.parent / "burgee"
         head = (str(script),) if script.exists() else (str(self.python), "-m", "burgee")
-        return (*head, "gen", str(handlers), "-o", str(output))
+        form = "--plain" if plain else "--no-plain"
+        return (*head, "gen", str(handlers), "-o", str(output), form)
 
-    def generate(self, handlers: Path, output: Path) -> Path:
+    def generate(self, handlers: Path, output: Path, plain: bool = False) -> Path:
         """Run `burgee gen` once; raise BenchError with its stderr if it fails."""
         proc = subprocess.run(
-            self.gen_argv(handlers, output),
+            self.gen_argv(handlers, output, plain),
             capture_output=True,
             env=clean_env(),
             timeout=600,

@@ -257,7 +257,7 @@ def categories(partial: str) -> list[str]:
     return [c for c in CATEGORIES if c.startswith(partial)]
 
 
-def _model() -> type[pydantic.BaseModel]:
+def greeting_model() -> type[pydantic.BaseModel]:
     class Greeting(pydantic.BaseModel):
         greeting: str
 
@@ -267,7 +267,7 @@ def _model() -> type[pydantic.BaseModel]:
 @command(effects="read_only", examples=["shop greet --name Ada"])
 def greet(name: Annotated[str, Option(help="Who to greet")]) -> dict[str, str]:
     """Say hello, through a pydantic model."""
-    return _model().model_validate({"greeting": f"Hello, {name}!"}).model_dump()
+    return greeting_model().model_validate({"greeting": f"Hello, {name}!"}).model_dump()
 
 
 @command(effects="read_only")

@@ -29,6 +29,7 @@ import case_mcp
 import case_memory
 import case_startup
 import case_truncate
+import case_wide
 import report
 from context import FULL, QUICK, Context, Section
 from harness import BenchError
@@ -44,6 +45,7 @@ CASES: dict[str, Callable[[Context], Section]] = {
     "gen": case_gen.run,
     "memory": case_memory.run,
     "truncate": case_truncate.run,
+    "wide": case_wide.run,
     "incumbent": case_incumbent.run,
 }
 MIN_ROUNDS = 15

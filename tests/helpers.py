@@ -113,6 +113,21 @@ def invoked(tool: Path, here: Path | None = None) -> str:
     return f"cd {shlex.quote(os.path.realpath(here))} && {start}" if here else start
 
 
+def cached_start(tool: Path) -> list[str]:
+    """The interpreter's arguments `--mcp --print-config` gives for a tool run as a script
+    (before `--mcp`): the file run as `python -m` runs a module, from its cached bytecode, its
+    folder first on the path and the current folder not on it."""
+    folder, name = str(tool.resolve().parent), tool.stem
+    return [
+        "-c",
+        f"import sys; sys.path = [{folder!r}, *(p for p in sys.path if p)];"
+        f" from importlib.machinery import PathFinder; spec = PathFinder.find_spec({name!r},"
+        " sys.path[:1]); globals().update(__file__=spec.origin, __cached__=spec.cached,"
+        " __loader__=spec.loader, __spec__=spec); sys.argv[0] = spec.origin;"
+        f" exec(spec.loader.get_code({name!r}), globals())",
+    ]
+
+
 def load_tool(tmp_path: Path, source: str, name: str) -> Any:
     """Generate a tool from a handlers source and import it in this process, under a module
     name of its own, for tests that call its `invoke()`."""

@@ -17,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
-from tests.helpers import generate, run
+from tests.helpers import cached_start, generate, run
 from tests.mcp_tool import HANDLERS
 
 
@@ -164,26 +164,82 @@ def test_low_level_session_progress_and_cancellation(tool: Path) -> None:
     assert stderr.count("slow: on_exit ran") == 2
 
 
-def test_print_config_starts_the_server(tool: Path, tmp_path: Path) -> None:
+def test_print_config_starts_a_script_from_its_cached_bytecode(tool: Path, tmp_path: Path) -> None:
+    """Run as a script, Python compiles the whole file on every start; the printed server is
+    started as `python -m` starts a module, from its cached `.pyc`, with the tool's folder first
+    on the path as for the script, never the client's current folder."""
+    home = tmp_path / "home"
+    home.mkdir()
+    copy = home / "mcptool.py"
+    copy.write_bytes(tool.read_bytes())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # NOTE: no module where the client starts it runs: not one of the tool's name, nor one
+    # the start imports.
+    for shadow in ("mcptool.py", "importlib.py"):
+        (elsewhere / shadow).write_text("raise SystemExit('the current folder ran')\n")
     printed = subprocess.run(
-        [sys.executable, str(tool), "--mcp", "--print-config"],
+        [sys.executable, str(copy), "--mcp", "--print-config"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=elsewhere,
+    )
+    server = json.loads(printed.stdout)["mcpServers"]["mcptool"]
+    assert server["command"] == sys.executable
+    assert server["args"] == [*cached_start(copy), "--mcp"]
+
+    async def go() -> Any:
+        spec = StdioServerParameters(
+            command=server["command"], args=server["args"], cwd=str(elsewhere)
+        )
+        async with Client(spec) as client:
+            return await client.call_tool("greet", {"name": "config"})
+
+    assert asyncio.run(go()).structured_content == {"greeting": "Hello, config!"}
+    assert [p.name for p in (home / "__pycache__").glob("mcptool.*.pyc")]
+    # NOTE: started so, the tool prints the same configuration, and its hints name its path.
+    again = subprocess.run(
+        [server["command"], *server["args"], "--print-config"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=elsewhere,
+    )
+    assert json.loads(again.stdout)["mcpServers"]["mcptool"] == server
+    hint = subprocess.run(
+        [server["command"], *server["args"][:-1], "greet", "--bogus"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=elsewhere,
+    )
+    assert f"{sys.executable} {copy} greet --help" in hint.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "beside"),
+    [("my.tool.py", None), ("mcptool.py", "mcptool/__init__.py")],
+)
+def test_print_config_starts_by_path_what_cannot_be_run_by_name(
+    tool: Path, tmp_path: Path, name: str, beside: str | None
+) -> None:
+    """A file whose name has a dot in it (no module's), or that a package of its name beside it
+    would shadow, is started by its path, as it was run."""
+    copy = tmp_path / name
+    copy.write_bytes(tool.read_bytes())
+    if beside:
+        (tmp_path / beside).parent.mkdir(exist_ok=True)
+        (tmp_path / beside).write_text("")
+    printed = subprocess.run(
+        [sys.executable, str(copy), "--mcp", "--print-config"],
         capture_output=True,
         text=True,
         check=True,
         cwd=tmp_path,
     )
     server = json.loads(printed.stdout)["mcpServers"]["mcptool"]
-    assert server["args"] == [str(tool.resolve()), "--mcp"]
-    assert os.path.isabs(server["command"])
-
-    async def go() -> Any:
-        spec = StdioServerParameters(
-            command=server["command"], args=server["args"], cwd=str(tmp_path)
-        )
-        async with Client(spec) as client:
-            return await client.call_tool("greet", {"name": "config"})
-
-    assert asyncio.run(go()).structured_content == {"greeting": "Hello, config!"}
+    assert server == {"command": sys.executable, "args": [str(copy), "--mcp"]}
 
 
 def test_print_config_uses_the_installed_name(tool: Path, tmp_path: Path) -> None:

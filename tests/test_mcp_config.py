@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 import tomllib
 
-from tests.helpers import GOLDEN, generate, in_process, run
+from tests.helpers import GOLDEN, cached_start, generate, in_process, run
 from tests.mcp_wire import INIT, line
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
-COMMAND = [sys.executable, str(PANTRY.resolve())]
+#: How the printed configuration starts the golden tool, run as a script: as `python -m` runs
+#: a module (from its cached bytecode), its folder first on the path, never the current one.
+COMMAND = [sys.executable, *cached_start(PANTRY)]
 
 
 def config(*args: str) -> str:
@@ -31,7 +33,7 @@ def test_default_is_the_common_mcp_servers_shape(tmp_path: Path) -> None:
         "mcpServers": {
             "pantry": {
                 "command": sys.executable,
-                "args": [str(PANTRY.resolve()), "--mcp", "--cwd", str(tmp_path)],
+                "args": [*COMMAND[1:], "--mcp", "--cwd", str(tmp_path)],
                 "env": {"PANTRY_HOME": "/srv/p"},
             }
         }
@@ -42,7 +44,7 @@ def test_default_is_the_common_mcp_servers_shape(tmp_path: Path) -> None:
 def test_mcp_servers_clients(client: str) -> None:
     shown = json.loads(config("--client", client))
     assert shown == {
-        "mcpServers": {"pantry": {"command": COMMAND[0], "args": [COMMAND[1], "--mcp"]}}
+        "mcpServers": {"pantry": {"command": COMMAND[0], "args": [*COMMAND[1:], "--mcp"]}}
     }
 
 
@@ -53,7 +55,7 @@ def test_claude_code_and_vscode_name_the_transport() -> None:
             "pantry": {
                 "type": "stdio",
                 "command": COMMAND[0],
-                "args": [COMMAND[1], "--mcp"],
+                "args": [*COMMAND[1:], "--mcp"],
                 "env": {"A": "1"},
             }
         }
@@ -61,7 +63,7 @@ def test_claude_code_and_vscode_name_the_transport() -> None:
     vscode = json.loads(config("--client", "vscode"))
     assert vscode == {
         "servers": {
-            "pantry": {"type": "stdio", "command": COMMAND[0], "args": [COMMAND[1], "--mcp"]}
+            "pantry": {"type": "stdio", "command": COMMAND[0], "args": [*COMMAND[1:], "--mcp"]}
         }
     }
 
@@ -72,7 +74,7 @@ def test_codex_reads_toml() -> None:
         "mcp_servers": {
             "pantry": {
                 "command": COMMAND[0],
-                "args": [COMMAND[1], "--mcp"],
+                "args": [*COMMAND[1:], "--mcp"],
                 "env": {"TOKEN": "x y", "B": "2"},
             }
         }
@@ -211,7 +213,7 @@ def test_the_printed_server_is_the_one_just_tried(tmp_path: Path) -> None:
         tool, "--mcp", "--config", "team.toml", "--max-output", "100", "--debug", "--print-config"
     )
     server = json.loads(printed.out)["mcpServers"]["counted"]
-    assert server["args"][1:] == [
+    assert server["args"][server["args"].index("--mcp") :] == [
         "--mcp",
         "--config",
         str(tmp_path / "team.toml"),

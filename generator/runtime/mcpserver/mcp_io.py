@@ -1,6 +1,7 @@
 # burgee: joins tail 260
 # burgee: section mcp
-# burgee: section clients after mcp: _print_config _codex_toml _ENV_SPELLING _mcp_help
+# burgee: section clients after mcp: _print_config _cached_start _codex_toml _ENV_SPELLING
+# burgee: section clients after mcp: _mcp_help
 # burgee: section clients: _MCP_HELP
 # NOTE: a client's config (`--mcp --print-config`, `--mcp --help`): what a session never needs.
 """The MCP server's transport pieces: JSON without `import json`, stdout while serving,
@@ -16,7 +17,8 @@ prompt's arguments); `_McpOptions` (what follows `--mcp`: `--print-config --clie
 each problem a usage error), `_endpoint_path`/`_origin` (the values of
 `--path`/`--allow-origin`, the ASGI variables too), `_mcp_env()` (the `<TOOL>_MCP_` prefix of
 the ASGI application's variables, from `Program.debug_env`), `_print_config` (each client's
-shape, Codex's TOML; the server started as `_invoked_as()` says), `_http_address` and `_url`
+shape, Codex's TOML; the server started as `_invoked_as()` says, a script as `python -m` runs
+a module, from its `.pyc`: `_cached_start`), `_http_address` and `_url`
 (the endpoint's URL, loopback for a wildcard address, `--path` its path).
 """
 
@@ -473,6 +475,8 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...], program: Program
         # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
         # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if words[1:] == [os.path.abspath(__file__)]:
+            words[1:] = _cached_start(words[1]) or words[1:]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -486,6 +490,36 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...], program: Program
         return 0
     sys.stdout.write(json.dumps({top: {program.name: server}}, indent=2) + "\n")
     return 0
+
+
+def _cached_start(path: str) -> list[str]:
+    """The interpreter's arguments that run the tool at `path` as `python -m` runs a module,
+    from the `.pyc` Python caches beside it (a script's whole source is compiled on every run),
+    with its folder first on the path as for `python PATH`, and never the current folder (which
+    `-m` puts there); none when a module of its name in its folder is another file."""
+    folder, file = os.path.split(path)
+    name, suffix = os.path.splitext(file)
+    if suffix != ".py" or "." in name:
+        return []
+    from importlib.machinery import PathFinder
+
+    # NOTE: a package or an extension module of the same name in the folder comes first.
+    spec = PathFinder.find_spec(name, [folder])
+    origin = spec.origin if spec is not None else None
+    if not origin or os.path.normcase(os.path.realpath(origin)) != os.path.normcase(
+        os.path.realpath(path)
+    ):
+        return []
+    # NOTE: what `runpy.run_module` does, without its imports (`importlib.util`, `contextlib`:
+    # 4 ms): the module's code from the folder alone (never a module of that name already
+    # imported, nor one of the standard library), run as `__main__` with its own file's
+    # names; the path is set first, so nothing is imported from the current folder.
+    start = f"import sys; sys.path = [{folder!r}, *(p for p in sys.path if p)]"
+    find = "from importlib.machinery import PathFinder; "
+    find += f"spec = PathFinder.find_spec({name!r}, sys.path[:1])"
+    names = "__file__=spec.origin, __cached__=spec.cached, __loader__=spec.loader, __spec__=spec"
+    run = f"exec(spec.loader.get_code({name!r}), globals())"
+    return ["-c", f"{start}; {find}; globals().update({names}); sys.argv[0] = spec.origin; {run}"]
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
