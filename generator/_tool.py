@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1277: the first handler from commands.py
-#     line 1528: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13461: the tables (commands, groups, errors, result shapes)
+#     line 1276: the first handler from commands.py
+#     line 1527: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13460: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -1143,7 +1143,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -8284,15 +8283,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1239: the first handler from handlers.py
-#     line 1345: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13277: the tables (commands, groups, errors, result shapes)
+#     line 1238: the first handler from handlers.py
+#     line 1344: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13276: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -1133,7 +1133,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -8100,15 +8099,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1320: the first handler from handlers.py
-#     line 1471: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13623: the tables (commands, groups, errors, result shapes)
+#     line 1319: the first handler from handlers.py
+#     line 1470: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13622: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -1255,7 +1255,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "async": ("_await",),
@@ -8446,15 +8445,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1166: the first handler from handlers.py
-#     line 1251: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13395: the tables (commands, groups, errors, result shapes)
+#     line 1165: the first handler from handlers.py
+#     line 1250: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13394: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -1109,7 +1109,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -8032,15 +8031,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1373: the first handler from handlers.py
-#     line 1438: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13673: the tables (commands, groups, errors, result shapes)
+#     line 1372: the first handler from handlers.py
+#     line 1437: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13672: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -1266,7 +1266,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -8496,15 +8495,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:
