@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1276: the first handler from commands.py
-#     line 1527: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13460: the tables (commands, groups, errors, result shapes)
+#     line 1275: the first handler from commands.py
+#     line 1526: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13465: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -1123,7 +1123,6 @@ _MCP_LISTS: dict[str, str] = {}
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
     "agent": (
-        "_neutralise",
         "_over",
         "_quarantine",
         "_quarantined",
@@ -5602,6 +5601,9 @@ def _shrunk(
     return plan.build(data, path, plan.shape), plan.cuts
 
 
+# ---- burgee: end of agent ----
+
+
 # -- module: burgee.runtime.answers.sanitize
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
 #: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
@@ -5650,6 +5652,7 @@ _SANITIZE_LOOKALIKES = {
 }
 
 
+# ---- burgee: loaded on first use: agent ----
 #: The quarantine tags' name.
 _QUARANTINE_TAG = "untrusted_tool_output"
 
@@ -5657,6 +5660,7 @@ _QUARANTINE_TAG = "untrusted_tool_output"
 #: A `<` (or a full-width or small look-alike) that starts a quarantine tag, opening or
 #: closing, in any case, with any whitespace and `_`/`-`/space between the words.
 _QUARANTINE_BRACKET = "[<\uff1c\ufe64](?=\\s*[/\uff0f]?\\s*untrusted[\\s_-]*tool[\\s_-]*output)"
+# ---- burgee: end of agent ----
 
 
 def _neutralise(text: str) -> str:
@@ -5676,6 +5680,7 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
+# ---- burgee: loaded on first use: agent ----
 def _sanitize_walk(
     value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
 ) -> Any:

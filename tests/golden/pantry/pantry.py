@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1528: the first handler from handlers.py
-#     line 1640: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14051: the tables (commands, groups, errors, result shapes)
+#     line 1527: the first handler from handlers.py
+#     line 1639: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 14056: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -1418,7 +1418,6 @@ _MCP_LISTS: dict[str, str] = {
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
     "agent": (
-        "_neutralise",
         "_over",
         "_quarantine",
         "_quarantined",
@@ -5723,6 +5722,9 @@ def _shrunk(
     return plan.build(data, path, plan.shape), plan.cuts
 
 
+# ---- burgee: end of agent ----
+
+
 # -- module: burgee.runtime.answers.sanitize
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
 #: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
@@ -5771,6 +5773,7 @@ _SANITIZE_LOOKALIKES = {
 }
 
 
+# ---- burgee: loaded on first use: agent ----
 #: The quarantine tags' name.
 _QUARANTINE_TAG = "untrusted_tool_output"
 
@@ -5778,6 +5781,7 @@ _QUARANTINE_TAG = "untrusted_tool_output"
 #: A `<` (or a full-width or small look-alike) that starts a quarantine tag, opening or
 #: closing, in any case, with any whitespace and `_`/`-`/space between the words.
 _QUARANTINE_BRACKET = "[<\uff1c\ufe64](?=\\s*[/\uff0f]?\\s*untrusted[\\s_-]*tool[\\s_-]*output)"
+# ---- burgee: end of agent ----
 
 
 def _neutralise(text: str) -> str:
@@ -5797,6 +5801,7 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
+# ---- burgee: loaded on first use: agent ----
 def _sanitize_walk(
     value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
 ) -> Any:
