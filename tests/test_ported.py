@@ -279,6 +279,8 @@ KNOWN: dict[str, dict[str, str]] = {
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
         "add-geometry-column spatial.db locations geometry --type polygon":
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
+        "convert data.db a a a --output-type nope --output-type integer": "an option of one"
+        " value given twice: Click converts only the last value, argparse (so burgee) each",
         "memory 'select 1'": "Click's [PATHS]... before SQL may be empty; a list argument"
         " before a required one takes one word or more (gen refuses a default on it)",
         "SQLITE_UTILS_DETECT_TYPES=t insert data.db dogs data.csv --csv": "Click's bool also"
@@ -363,14 +365,16 @@ def test_known_differences_are_listed_lines() -> None:
 WORDS = ("a", "id", "name", "dogs", "x y", "select 1", "1", "0")
 
 
-def _value(kind: Any) -> st.SearchStrategy[str]:
-    """A word for a value of a Click or argparse type: usually valid, sometimes not."""
+def _value(kind: Any, *, valid: bool = False) -> st.SearchStrategy[str]:
+    """A word for a value of a Click or argparse type: usually valid, sometimes not (never,
+    with `valid`)."""
     if kind == "config":
         return st.just("black.toml")  # NOTE: black reads it (BLACK_TOML)
     if isinstance(kind, click.Choice):
-        return st.sampled_from([*map(str, kind.choices), "nope"])
+        return st.sampled_from([*map(str, kind.choices), *(() if valid else ("nope",))])
     if isinstance(kind, click.types.IntParamType):
-        return st.one_of(st.integers(-3, 300).map(str), st.just("x"))
+        numbers = st.integers(-3, 300).map(str)
+        return numbers if valid else st.one_of(numbers, st.just("x"))
     if isinstance(kind, (click.Path, click.File)):
         return st.sampled_from(("data.db", "data.json", "a.py"))
     return st.sampled_from(WORDS)
@@ -382,6 +386,7 @@ class Spelling:
 
     flags: tuple[str, ...]
     values: tuple[Any, ...]  # NOTE: a type per value word; () for a flag
+    multiple: bool = False
 
 
 def _click_surface(command: click.Command) -> tuple[list[Spelling], list[click.Argument]]:
@@ -398,7 +403,7 @@ def _click_surface(command: click.Command) -> tuple[list[Spelling], list[click.A
                 kinds = getattr(param.type, "types", None) or [param.type] * param.nargs
                 if param.name == "config":
                     kinds = ["config"]
-                options.append(Spelling(flags, tuple(kinds)))
+                options.append(Spelling(flags, tuple(kinds), param.multiple))
     arguments = [p for p in command.params if isinstance(p, click.Argument)]
     return options, arguments
 
@@ -429,9 +434,14 @@ def _click_line(draw: st.DrawFn, command: click.Command) -> list[str]:
     """Options and positionals interleaved at random, as Click (and burgee) read them."""
     options, arguments = _click_surface(command)
     units: list[list[str]] = []  # NOTE: an option's words, or one positional word
-    for spelling in draw(st.lists(st.sampled_from(options), max_size=5)) if options else ():
+    drawn = draw(st.lists(st.sampled_from(options), max_size=5)) if options else []
+    for spelling in drawn:
         flag = draw(st.sampled_from(spelling.flags))
-        units.append(_spell(draw, flag, [draw(_value(kind)) for kind in spelling.values]))
+        # NOTE: an option of one value given twice: Click converts only the last value, argparse
+        # (so burgee) each; a bad value before a good one differs (KNOWN), so none is drawn.
+        valid = not spelling.multiple and drawn.count(spelling) > 1
+        values = [draw(_value(kind, valid=valid)) for kind in spelling.values]
+        units.append(_spell(draw, flag, values))
     after_list = False
     for argument in arguments:
         if argument.nargs == -1:
