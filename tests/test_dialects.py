@@ -204,8 +204,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "--version": "the tool gives a line naming no command to the default one, build, whose"
         " own --version option then wants a value; Click's group reads its eager --version"
         " (version_option()) first",
-        "-- build": "Click's group takes `--` as the end of its own options and the next word"
-        " as the command; the tool reads every word after `--` as an argument",
     },
     "cruft": {},
     "yamlfix": {

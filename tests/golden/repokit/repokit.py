@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1166: the first handler from handlers.py
-#     line 1251: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13406: the tables (commands, groups, errors, result shapes)
+#     line 1167: the first handler from handlers.py
+#     line 1252: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13423: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -1107,6 +1107,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
+        "_names_command",
         "_new_parser",
         "_reaches_root",
         "_tool_flag",
@@ -7941,6 +7942,12 @@ class _Invocation:
                     self.rest.extend(tokens[index - 1 :])
                     break
             if token == "--":
+                named = " ".join(word for word in self.rest if word[:1] != "-")
+                if _names_command(named, tokens[index : index + 1], program):
+                    # NOTE: `--` ends a group's own options, and the word after it still names
+                    # the command, whose words follow (its options, the tool's flags): Click's
+                    # group and argparse read it so.
+                    continue
                 self.rest.extend(tokens[index - 1 :])
                 break
             name, has_value, value = token.partition("=")
@@ -8029,7 +8036,7 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
         word = tokens[index]
         index += 1
         if word == "--":
-            return True
+            return not _names_command("", tokens[index : index + 1], program)
         if word[:1] != "-":
             named = any(
                 word in names for names in (program.commands, program.groups, program.aliases)
@@ -8245,6 +8252,16 @@ def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
 
 
 # ---- burgee: loaded on first use: argparse ----
+def _names_command(node: str, word: list[str], program: Program) -> bool:
+    """Whether `word` (one word, or none) names a command or a group under the group `node`
+    (`tool -- build`, `tool remote -- add`)."""
+    if not word or not word[0] or node not in program.groups:
+        return False
+    child = f"{node} {word[0]}".lstrip()
+    child = program.aliases.get(child, child)
+    return child in program.commands or child in program.groups
+
+
 def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> str:
     """`did you mean 'list'?` for the closest of `names`, else `otherwise` (by default the list
     of them)."""
