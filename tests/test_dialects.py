@@ -928,9 +928,10 @@ def pack_up(size, label, owner, fragile):
 
 @cli.command()
 @click.option("--size", type=int, default=2)
-def send(size):
+@click.option("--speed", type=int, default=1, allow_from_autoenv=False)
+def send(size, speed):
     """Send."""
-    return {"size": size}
+    return {"size": size, "speed": speed}
 '''
 
 
@@ -950,7 +951,7 @@ def test_auto_envvar_prefix_names_each_options_env_var(tmp_path: Path) -> None:
         "SHIP_CRATE_PACK_UP_LABEL=x crate pack-up --label z", "OWNER=a crate pack-up",
         "CRATE_OWNER=b crate pack-up", "OWNER=a CRATE_OWNER=b crate pack-up",
         "CRATE_OWNER=b SHIP_CRATE_PACK_UP_OWNER=c crate pack-up",
-        "SHIP_CRATE_PACK_UP_OWNER=c crate pack-up",
+        "SHIP_CRATE_PACK_UP_OWNER=c crate pack-up", "SHIP_SEND_SPEED=5 send",
     ))  # fmt: skip
     tool = port.tool
     help_text = tool.invoke(["crate", "pack-up", "--help"]).stdout
@@ -968,7 +969,7 @@ def test_auto_envvar_prefix_names_each_options_env_var(tmp_path: Path) -> None:
         generate(tmp_path / "called", called, "ship.py", "--name", "ship"), "tool_dialect_ship2"
     )
     answer = tool.invoke(["send", "--json"], env={"SHIP_SEND_SIZE": "7"})
-    assert (answer.envelope or {}).get("data") == {"size": 7}, answer.envelope
+    assert (answer.envelope or {}).get("data") == {"size": 7, "speed": 1}, answer.envelope
 
 
 AUTO_ENV_TYPER = '''\
@@ -981,10 +982,13 @@ app.add_typer(crate, name="crate")
 
 @crate.command("pack-up")
 def pack_up(
-    size: int = 1, fragile: bool = False, label: str = typer.Option("none", envvar="LABEL")
+    size: int = 1,
+    fragile: bool = False,
+    label: str = typer.Option("none", envvar="LABEL"),
+    speed: int = typer.Option(1, allow_from_autoenv=False),
 ) -> dict:
     """Pack a crate."""
-    return {"size": size, "fragile": fragile, "label": label}
+    return {"size": size, "fragile": fragile, "label": label, "speed": speed}
 
 
 @app.command()
@@ -1002,6 +1006,7 @@ def test_a_typer_apps_auto_envvar_prefix(tmp_path: Path) -> None:
         "SHIP_CRATE_PACK_UP_FRAGILE=1 crate pack-up", "SHIP_SEND_SIZE=x send",
         "LABEL=x crate pack-up", "SHIP_CRATE_PACK_UP_LABEL=y crate pack-up",
         "LABEL=x SHIP_CRATE_PACK_UP_LABEL=y crate pack-up",
+        "SHIP_CRATE_PACK_UP_SPEED=5 crate pack-up",
     ))  # fmt: skip
 
 

@@ -74,6 +74,8 @@ class Param:
     help: str | None = None
     #: `envvar=`'s names (a list's, in its order), then the `auto_envvar_prefix` one.
     envvar: tuple[str, ...] = ()
+    #: `allow_from_autoenv=`: False, no `auto_envvar_prefix` name.
+    autoenv: bool = True
     hidden: bool = False
     metavar: str | None = None
     prompt: str | bool = False
@@ -366,7 +368,7 @@ def auto_env(
         # NOTE: Click reads it too when an `envvar=` names others (`Option.
         # resolve_envvar_value`): after them, when none is set.
         name = "_".join([*words, param.name]).upper().replace("-", "_")
-        if not param.argument and name not in param.envvar:
+        if not param.argument and param.autoenv and name not in param.envvar:
             param.envvar = (*param.envvar, name)
 
 
