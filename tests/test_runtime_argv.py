@@ -253,7 +253,6 @@ def test_find_the_command_path(tokens: list[str], found: tuple[str, list[str]]) 
         (["--", "add", "--json"], ("add", []), True),
         (["tasks", "--", "purge", "--", "x"], ("tasks purge", ["--", "x"]), False),
         (["--json", "--", "tasks", "--", "list"], ("tasks list", []), True),
-        (["--", "--n"], ("", ["--", "--n"]), False),
         (["--"], ("", ["--"]), False),
         (["--", ""], ("", ["--", ""]), False),
         (["add", "--", "tasks", "--json"], ("add", ["--", "tasks", "--json"]), False),
@@ -273,6 +272,10 @@ def test_dash_dash_before_a_command_ends_the_groups_options(
         (["tasks", "prge"], "unknown command 'prge'", "did you mean 'purge'?"),
         (["zzz"], "unknown command 'zzz'", "commands: add, tasks"),
         (["tasks", "zzz"], "unknown command 'zzz'", "commands: purge, list"),
+        # NOTE: after a group's `--` the next word is still its command (Click's reading)
+        (["--", "zzz"], "unknown command 'zzz'", "commands: add, tasks"),
+        (["--", "--n"], "unknown command '--n'", "commands: add, tasks"),
+        (["tasks", "--", "prge"], "unknown command 'prge'", "did you mean 'purge'?"),
     ],
 )
 def test_find_an_unknown_command(tokens: list[str], message: str, hint: str) -> None:

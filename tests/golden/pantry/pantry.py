@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1530: the first handler from handlers.py
 #     line 1642: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14080: the tables (commands, groups, errors, result shapes)
+#     line 14086: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -8606,7 +8606,13 @@ def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
     while index < len(tokens) and node in program.groups:
         token = tokens[index]
         if token.startswith("-"):
-            break
+            following = tokens[index + 1] if index + 1 < len(tokens) else ""
+            if token != "--" or not following or (not node and program.root):
+                break
+            # NOTE: a group's `--` before a word that names none of its commands (`_Invocation`
+            # drops one before a command): that word is still where its command goes.
+            index += 1
+            token = following
         child = f"{node} {token}".lstrip()
         child = program.aliases.get(child, child)
         if child not in program.commands and child not in program.groups:
