@@ -1,20 +1,26 @@
 """The command-line gaps real CLIs hit (issue 45 items 1-7, 10): `-h` taken over by a
 command's option, a second long flag, several values after one flag (`nargs`), a default
 command when argv is empty, flags spelled with `_`, list env vars split as Click splits them,
-and the smaller ones. Each tool here is generated once and asked in-process (`invoke()`)."""
+and the smaller ones. Each tool here is generated once and asked in-process (`invoke()`).
+The default command is also compared with pre-commit's own parser, line by line."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 from typing import Any
 
+import pre_commit.clientlib as pre_commit_clientlib
+import pre_commit.constants as pre_commit_constants
+import pre_commit.main as pre_commit_main
 import pytest
 
 from burgee.model.diagnostics import GenerationError
 from burgee.read.program import read_program
 from tests.helpers import load_tool
+from tests.test_ported import Answer, _parse_only, _Parsed, _plain, _quiet
 
 SERVE = '''\
 """A server tool whose serve command takes -h for its host, as Click allows."""
@@ -566,3 +572,116 @@ def test_a_program_level_short_version_flag_beside_commands(tmp_path: Path) -> N
         read_program(source, str(path))
     (message,) = [d.message for d in raised.value.diagnostics]
     assert "-V of 'other' clashes with the tool's reserved flag -V" in message
+
+
+# --- the default command beside pre-commit's own parser ----------------------------------------
+
+#: pre-commit's `run` and `install`, ported: the options pre-commit's own `main.py` gives them
+#: (its `run` takes more, for git hooks; `--color` is left out: pre-commit's type turns it into
+#: whether stderr is a terminal). Each handler returns its command's name and what it was given.
+PRE_COMMIT = f'''\
+"""pre-commit's run (its default command) and install."""
+from typing import Annotated, Any, Literal
+
+from burgee import Argument, Option, command, program
+
+program(
+    name="pre-commit", version="{pre_commit_constants.VERSION}", version_short="-V", default="run"
+)
+
+
+@command(effects="read_only")
+def run_(
+    hook: Annotated[str | None, Argument(help="A single hook-id to run")] = None,
+    verbose: Annotated[bool, Option("-v", off=False)] = False,
+    all_files: Annotated[bool, Option("-a", off=False)] = False,
+    files: Annotated[list[str], Option(nargs="*")] = [],
+    show_diff_on_failure: Annotated[bool, Option(off=False)] = False,
+    fail_fast: Annotated[bool, Option(off=False)] = False,
+    from_ref: Annotated[str | None, Option("-s", "--from-ref", "--source")] = None,
+    to_ref: Annotated[str | None, Option("-o", "--to-ref", "--origin", shadows=True)] = None,
+    config: Annotated[str, Option("-c")] = ".pre-commit-config.yaml",
+) -> dict[str, Any]:
+    """Run hooks."""
+    return {{"command": "run", **locals()}}
+
+
+@command(effects="non_idempotent")
+def install(
+    config: Annotated[str, Option("-c")] = ".pre-commit-config.yaml",
+    overwrite: Annotated[bool, Option("-f", off=False)] = False,
+    install_hooks: Annotated[bool, Option(off=False)] = False,
+    hook_types: Annotated[
+        list[Literal{list(pre_commit_clientlib.HOOK_TYPES)!r}], Option("-t", "--hook-type")
+    ] = [],
+    allow_missing_config: Annotated[bool, Option(off=False)] = False,
+) -> dict[str, Any]:
+    """Install the pre-commit script."""
+    return {{"command": "install", **locals()}}
+'''
+
+#: Command lines as pre-commit's docs and `--help` write them: no words (its `argv or ['run']`),
+#: a typo of a command, `run`'s options without `run`, help and the version.
+PRE_COMMIT_LINES = (
+    "",
+    "run",
+    "run -a",
+    "run --all-files -v --show-diff-on-failure --fail-fast",
+    "run flake8 --files a.py b.py",
+    "run --files",
+    "run --from-ref main --to-ref HEAD",
+    "run --source main --origin HEAD",
+    "run -s main -o HEAD -c other.yaml",
+    "install",
+    "install -t pre-push -t commit-msg -f --install-hooks --allow-missing-config",
+    "install -t nope",
+    "isntall",
+    "rnu",
+    "--all-files",
+    "-a",
+    "flake8",
+    "run a b",
+    "--help",
+    "-h",
+    "run --help",
+    "--version",
+    "-V",
+)
+
+
+def _pre_commit(argv: list[str]) -> Answer:
+    """pre-commit's own reading of a line: its `main` builds its parser and defaults an empty
+    argv to `run`; its `parse_args` answers (`_parse_only`) before anything runs."""
+    with _quiet(), _parse_only():
+        try:
+            pre_commit_main.main(argv)
+        except _Parsed as parsed:
+            values = vars(parsed.namespace)
+        except SystemExit as stop:
+            return Answer("info" if stop.code in (0, None) else "refused")
+    # NOTE: argparse's `append` starts at None; a list option's default is [].
+    values["hook_types"] = values.get("hook_types") or []
+    return Answer("ok", values)
+
+
+@pytest.fixture(scope="module")
+def pre_commit_port(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("pre_commit"), PRE_COMMIT, "argv_pre_commit")
+
+
+@pytest.mark.parametrize("line", PRE_COMMIT_LINES)
+def test_a_default_command_means_what_pre_commits_does(pre_commit_port: Any, line: str) -> None:
+    """An empty line runs `run`; anything else is read as written: a typo is an unknown
+    command, `run`'s options need `run`. The port's values are compared with pre-commit's for
+    the options it declares."""
+    argv = shlex.split(line)
+    want = _pre_commit(argv)
+    got = pre_commit_port.invoke([*argv, "--json"], env={"PRE_COMMIT_COLOR": "auto"})
+    if want.kind == "ok":
+        assert got.exit_code == 0, got.stderr
+        data = got.envelope["data"]
+        assert data == {key: _plain(want.values[key]) for key in data}
+    elif want.kind == "refused":
+        assert got.exit_code == 2, got.stdout
+    else:
+        assert got.exit_code == 0, got.stderr

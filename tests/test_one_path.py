@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
+from burgee.runtime.answers.sanitize import _sanitized
 from tests.helpers import GOLDEN
 from tests.mcp_wire import INIT, Server
 from tests.regen import golden_output
@@ -286,7 +287,15 @@ def test_flags_json_input_and_mcp_agree(surfaces: Surfaces, data: st.DataObject)
     answer = surfaces.mcp("tools/call", {"name": name, "arguments": values})
     result = answer["result"]
     printed = given_json.get("meta", {}).get("printed")
-    if printed is None:
+    sanitized = given_json
+    if surfaces.commands[command].get("burgee_sanitize", True):
+        # NOTE: an MCP answer is read by a model: its control tokens are neutralised, as the
+        # command line does only for an agent (docs/agent-safety.md#sanitization).
+        sanitized = _sanitized(given_json)
+    if sanitized is not given_json:
+        assert printed is None and json.loads(result["content"][0]["text"]) == sanitized
+        given_json = sanitized
+    elif printed is None:
         assert result["content"][0]["text"] == by_json.stdout.strip()
     else:
         # NOTE: what a handler printed is `meta.printed` on the command line, and over MCP a

@@ -279,10 +279,8 @@ KNOWN: dict[str, dict[str, str]] = {
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
         "add-geometry-column spatial.db locations geometry --type polygon":
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
-        "memory data.csv 'select * from data'": "not ported yet: [PATHS]... SQL (a variadic"
-        " argument before another, which burgee gen takes since issue 45 item 10)",
-        "convert data.db titles headline 'value.upper()'": "not ported yet: COLUMNS... CODE (a"
-        " variadic argument before another, which burgee gen takes since issue 45 item 10)",
+        "memory 'select 1'": "Click's [PATHS]... before SQL may be empty; a list argument"
+        " before a required one takes one word or more (gen refuses a default on it)",
         "SQLITE_UTILS_DETECT_TYPES=t insert data.db dogs data.csv --csv": "Click's bool also"
         " reads t, y, f, n; a bool env var is 1 true yes on or 0 false no off",
         "SQLITE_UTILS_DETECT_TYPES=y insert data.db dogs data.csv --csv": "Click's bool also"
@@ -434,11 +432,14 @@ def _click_line(draw: st.DrawFn, command: click.Command) -> list[str]:
     for spelling in draw(st.lists(st.sampled_from(options), max_size=5)) if options else ():
         flag = draw(st.sampled_from(spelling.flags))
         units.append(_spell(draw, flag, [draw(_value(kind)) for kind in spelling.values]))
+    after_list = False
     for argument in arguments:
         if argument.nargs == -1:
-            count = draw(st.integers(0, 3))
-        elif argument.required and argument is not arguments[-1]:
-            count = 1  # NOTE: else the next word moves up, to a path that must exist (KNOWN)
+            # NOTE: a list argument before another takes one word or more in burgee (KNOWN)
+            count = draw(st.integers(0 if argument is arguments[-1] else 1, 3))
+            after_list = True
+        elif argument.required and (after_list or argument is not arguments[-1]):
+            count = 1  # NOTE: else a word moves: from the list before, or to a path (KNOWN)
         else:
             count = (
                 draw(st.sampled_from((1, 1, 1, 0)))

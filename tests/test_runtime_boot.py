@@ -357,6 +357,46 @@ def test_a_stdio_mcp_session_never_runs_the_http_section(tmp_path: Path) -> None
     }
 
 
+def test_a_stdio_mcp_call_runs_only_the_sections_it_needs(tmp_path: Path) -> None:
+    """`--mcp` over stdio, on to a first `tools/call` whose answer has nothing to neutralise
+    or cut: the MCP server's and the input check's sections run; neither argparse's (the
+    tool-wide flags are read without it) nor the agent section's (a check that finds nothing
+    to neutralise needs none of it: loading it was a twentieth of the first call)."""
+    script = _LOADED + textwrap.dedent(
+        """
+        out = {"code": namespace["main"](["--mcp"]), "after_mcp": ran()}
+        sys.stderr.write(json.dumps(out) + "\\n")
+        """
+    )
+    tool = GOLDEN / "minimal" / "minimal.py"
+    messages = [
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "hello", "arguments": {"name": "[you]"}},
+        },
+    ]
+    env = {**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")}
+    found = subprocess.run(
+        [sys.executable, "-c", script, str(tool)],
+        input="".join(json.dumps(m) + "\n" for m in messages),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    answers = [json.loads(text) for text in found.stdout.splitlines()]
+    assert [answer["id"] for answer in answers] == [0, 1, 2]
+    assert "Hello, [you]" in answers[2]["result"]["content"][0]["text"]
+    out = json.loads(found.stderr.splitlines()[-1])
+    assert out == {"code": 0, "after_mcp": ["mcp", "tables", "validate"]}
+
+
 def test_an_edit_makes_a_new_entry_and_drops_the_old(tmp_path: Path, cache: Path) -> None:
     path = _module(tmp_path)
     _run(path)

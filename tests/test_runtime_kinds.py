@@ -262,6 +262,7 @@ def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(te
     client's, read as JSON) is a plain float."""
     from burgee.runtime.core.fields import _checked  # noqa: PLC0415
     from burgee.runtime.core.jsonread import _load_json  # noqa: PLC0415
+    from burgee.runtime.rows import _FieldRow  # noqa: PLC0415
 
     for read in (
         _load_json(f"[{text}]")[0],
@@ -270,7 +271,8 @@ def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(te
         assert read == float(text) and isinstance(read, float)
         assert TYPES["decimal"].convert(read) == decimal.Decimal(text)
         assert str(TYPES["decimal"].convert(read)) == str(decimal.Decimal(text))
-        answer = _checked(read, ("n", None, None, "number", False, ()))
+        field = _FieldRow(("n", "n", "", "number", False, (), (), True, None))
+        answer = _checked(read, field)
         assert (type(answer), answer) == (float, float(text))
 
 

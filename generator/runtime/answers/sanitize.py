@@ -1,5 +1,6 @@
 # burgee: joins tail 100
 # burgee: section agent
+# burgee: always: _neutralise
 """What an agent reads from a tool, made safe to read: control tokens neutralised, secrets
 redacted, untrusted text quarantined between tags. Pure functions over text and JSON data.
 

@@ -1,6 +1,7 @@
 # burgee: joins tail 200
 # burgee: section argparse
-# burgee: always: _arguments_at _find _hoisted _named _passing _read_json_input _take_yes _unrelated
+# burgee: always: _arguments_at _find _hoisted _named _passing _read_json_input _take_yes
+# burgee: always: _tool_flag _unrelated
 """The command line: the tool-wide flags taken out of argv, and the command found in the rest.
 
 `_Invocation` (of this program, or another given, as `burgee gen` gives the examples check's;

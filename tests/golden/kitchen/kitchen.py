@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1457: the first handler from handlers.py
-#     line 1644: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14261: the tables (commands, groups, errors, result shapes)
+#     line 1455: the first handler from handlers.py
+#     line 1642: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 14265: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -1278,7 +1278,6 @@ _MCP_LISTS: dict[str, str] = {}
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
     "agent": (
-        "_neutralise",
         "_over",
         "_quarantine",
         "_quarantined",
@@ -1299,7 +1298,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_names_command",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -6185,6 +6183,9 @@ def _shrunk(
     return plan.build(data, path, plan.shape), plan.cuts
 
 
+# ---- burgee: end of agent ----
+
+
 # -- module: burgee.runtime.answers.sanitize
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
 #: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
@@ -6233,6 +6234,7 @@ _SANITIZE_LOOKALIKES = {
 }
 
 
+# ---- burgee: loaded on first use: agent ----
 #: The quarantine tags' name.
 _QUARANTINE_TAG = "untrusted_tool_output"
 
@@ -6240,6 +6242,7 @@ _QUARANTINE_TAG = "untrusted_tool_output"
 #: A `<` (or a full-width or small look-alike) that starts a quarantine tag, opening or
 #: closing, in any case, with any whitespace and `_`/`-`/space between the words.
 _QUARANTINE_BRACKET = "[<\uff1c\ufe64](?=\\s*[/\uff0f]?\\s*untrusted[\\s_-]*tool[\\s_-]*output)"
+# ---- burgee: end of agent ----
 
 
 def _neutralise(text: str) -> str:
@@ -6259,6 +6262,7 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
+# ---- burgee: loaded on first use: agent ----
 def _sanitize_walk(
     value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
 ) -> Any:
@@ -8882,15 +8886,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:

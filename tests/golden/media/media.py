@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1213: the first handler from handlers.py
-#     line 1271: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13577: the tables (commands, groups, errors, result shapes)
+#     line 1211: the first handler from handlers.py
+#     line 1269: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13581: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -1130,7 +1130,6 @@ _MCP_LISTS: dict[str, str] = {
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
     "agent": (
-        "_neutralise",
         "_over",
         "_quarantine",
         "_quarantined",
@@ -1153,7 +1152,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_names_command",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -5687,6 +5685,9 @@ def _shrunk(
     return plan.build(data, path, plan.shape), plan.cuts
 
 
+# ---- burgee: end of agent ----
+
+
 # -- module: burgee.runtime.answers.sanitize
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
 #: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
@@ -5735,6 +5736,7 @@ _SANITIZE_LOOKALIKES = {
 }
 
 
+# ---- burgee: loaded on first use: agent ----
 #: The quarantine tags' name.
 _QUARANTINE_TAG = "untrusted_tool_output"
 
@@ -5742,6 +5744,7 @@ _QUARANTINE_TAG = "untrusted_tool_output"
 #: A `<` (or a full-width or small look-alike) that starts a quarantine tag, opening or
 #: closing, in any case, with any whitespace and `_`/`-`/space between the words.
 _QUARANTINE_BRACKET = "[<\uff1c\ufe64](?=\\s*[/\uff0f]?\\s*untrusted[\\s_-]*tool[\\s_-]*output)"
+# ---- burgee: end of agent ----
 
 
 def _neutralise(text: str) -> str:
@@ -5761,6 +5764,7 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
+# ---- burgee: loaded on first use: agent ----
 def _sanitize_walk(
     value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
 ) -> Any:
@@ -8384,15 +8388,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:

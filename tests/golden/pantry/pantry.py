@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1530: the first handler from handlers.py
-#     line 1642: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14086: the tables (commands, groups, errors, result shapes)
+#     line 1528: the first handler from handlers.py
+#     line 1640: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 14090: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -1418,7 +1418,6 @@ _MCP_LISTS: dict[str, str] = {
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
     "agent": (
-        "_neutralise",
         "_over",
         "_quarantine",
         "_quarantined",
@@ -1439,7 +1438,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_names_command",
         "_new_parser",
         "_reaches_root",
-        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -5726,6 +5724,9 @@ def _shrunk(
     return plan.build(data, path, plan.shape), plan.cuts
 
 
+# ---- burgee: end of agent ----
+
+
 # -- module: burgee.runtime.answers.sanitize
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
 #: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
@@ -5774,6 +5775,7 @@ _SANITIZE_LOOKALIKES = {
 }
 
 
+# ---- burgee: loaded on first use: agent ----
 #: The quarantine tags' name.
 _QUARANTINE_TAG = "untrusted_tool_output"
 
@@ -5781,6 +5783,7 @@ _QUARANTINE_TAG = "untrusted_tool_output"
 #: A `<` (or a full-width or small look-alike) that starts a quarantine tag, opening or
 #: closing, in any case, with any whitespace and `_`/`-`/space between the words.
 _QUARANTINE_BRACKET = "[<\uff1c\ufe64](?=\\s*[/\uff0f]?\\s*untrusted[\\s_-]*tool[\\s_-]*output)"
+# ---- burgee: end of agent ----
 
 
 def _neutralise(text: str) -> str:
@@ -5800,6 +5803,7 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
+# ---- burgee: loaded on first use: agent ----
 def _sanitize_walk(
     value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
 ) -> Any:
@@ -8423,15 +8427,15 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
     return True
 
 
+# ---- burgee: end of argparse ----
+
+
 def _tool_flag(name: str, program: Program) -> Flag | None:
     """The tool-wide flag `name` spells in `program`: its short `--version` too
     (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program) -> str:

@@ -1,13 +1,13 @@
 """sqlite-utils 3.39 (https://github.com/simonw/sqlite-utils), ported: a Click group with many
 commands, one of them (`query`) the default.
 
-43 of its 46 commands, each with every option and argument it has, in sqlite-utils' order;
+45 of its 46 commands, each with every option and argument it has, in sqlite-utils' order;
 `query` is the root command (`sqlite-utils data.db "select 1"` runs it, as Click's
 DefaultGroup does). Each handler returns what it was given, so `--json` shows the parsed values
 that tests/test_ported.py compares with sqlite-utils' own Click parser. Every command is
 `idempotent`: none asks first, as none of sqlite-utils' does. Left out: `schema`, a command the
-generated tool keeps for itself; `memory` (`[PATHS]... SQL`) and `convert` (`COLUMNS... CODE`),
-whose variadic argument is not the last, which burgee refuses (a `list` argument goes last).
+generated tool keeps for itself. `memory`'s `[PATHS]...` before `SQL` takes one path or more
+here: burgee refuses a default on a list argument that is not the last.
 """
 
 from __future__ import annotations
@@ -664,6 +664,73 @@ def query(
 
 
 @command(effects="idempotent")
+def memory(
+    paths: Annotated[list[Path], Argument(dir_okay=False)],
+    sql: Annotated[str, Argument()],
+    functions: Annotated[
+        list[str], Option(help="Python code or file path defining custom SQL functions")
+    ] = [],
+    attach: Annotated[
+        list[tuple[str, Path]],
+        Option(help="Additional databases to attach - specify alias and filepath"),
+    ] = [],
+    flatten: Annotated[
+        bool,
+        Option(
+            off=False, help="Flatten nested JSON objects, so {'a': {'b': 1}} becomes {'a_b': 1}"
+        ),
+    ] = False,
+    nl: Annotated[bool, Option(off=False, help="Output newline-delimited JSON")] = False,
+    arrays: Annotated[
+        bool, Option(off=False, help="Output rows as arrays instead of objects")
+    ] = False,
+    csv: Annotated[bool, Option(off=False, help="Output CSV")] = False,
+    tsv: Annotated[bool, Option(off=False, help="Output TSV")] = False,
+    no_headers: Annotated[bool, Option(help="Omit CSV headers")] = False,
+    table: Annotated[bool, Option("-t", off=False, help="Output as a formatted table")] = False,
+    fmt: Annotated[
+        str | None,
+        Option(help="Table format (asciidoc, github, grid, pipe, plain, psql, rst, simple, ...)"),
+    ] = None,
+    json_cols: Annotated[
+        bool,
+        Option(off=False, help="Detect JSON cols and output them as JSON, not escaped strings"),
+    ] = False,
+    raw: Annotated[
+        bool, Option("-r", off=False, help="Raw output, first column of first row")
+    ] = False,
+    raw_lines: Annotated[
+        bool, Option(off=False, help="Raw output, first column of each row")
+    ] = False,
+    param: Annotated[
+        list[tuple[str, str]], Option("-p", help="Named :parameters for SQL query")
+    ] = [],
+    encoding: Annotated[
+        str | None, Option(help="Character encoding for CSV input, defaults to utf-8")
+    ] = None,
+    no_detect_types: Annotated[
+        bool, Option("-n", help="Treat all CSV/TSV columns as TEXT")
+    ] = False,
+    schema: Annotated[
+        bool, Option(off=False, shadows=True, help="Show SQL schema for in-memory database")
+    ] = False,
+    dump: Annotated[bool, Option(off=False, help="Dump SQL for in-memory database")] = False,
+    save: Annotated[
+        Path | None, Option(dir_okay=False, help="Save in-memory database to this file")
+    ] = None,
+    analyze: Annotated[
+        bool, Option(off=False, help="Analyze resulting tables and output results")
+    ] = False,
+    load_extension: Annotated[
+        list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
+    ] = [],
+) -> dict[str, Any]:
+    """Execute SQL query against an in-memory database, optionally populated by imported
+    data."""
+    return dict(locals())
+
+
+@command(effects="idempotent")
 def search(
     path: Annotated[Path, Argument(dir_okay=False)],
     dbtable: Annotated[str, Argument()],
@@ -931,6 +998,42 @@ def uninstall(
     yes: Annotated[bool, Option("-y", off=False, help="Don't ask for confirmation")] = False,
 ) -> dict[str, Any]:
     """Uninstall Python packages from the sqlite-utils environment."""
+    return dict(locals())
+
+
+@command(effects="idempotent")
+def convert(
+    db_path: Annotated[Path, Argument(dir_okay=False)],
+    table: Annotated[str, Argument()],
+    columns: Annotated[list[str], Argument()],
+    code: Annotated[str, Argument()],
+    imports: Annotated[list[str], Option("--import", help="Python modules to import")] = [],
+    dry_run: Annotated[
+        bool, Option(off=False, help="Show results of running this against first 10 rows")
+    ] = False,
+    multi: Annotated[
+        bool, Option(off=False, help="Populate columns for keys in returned dictionary")
+    ] = False,
+    where: Annotated[str | None, Option(help="Optional where clause")] = None,
+    param: Annotated[
+        list[tuple[str, str]], Option("-p", help="Named :parameters for where clause")
+    ] = [],
+    output: Annotated[
+        str | None,
+        Option(shadows=True, help="Optional separate column to populate with the output"),
+    ] = None,
+    output_type: Annotated[
+        Literal["integer", "float", "blob", "text"],
+        Option(help="Column type to use for the output column"),
+    ] = "text",
+    drop: Annotated[bool, Option(off=False, help="Drop original column afterwards")] = False,
+    no_skip_false: Annotated[bool, Option(help="Don't skip falsey values")] = False,
+    silent: Annotated[bool, Option("-s", off=False, help="Don't show a progress bar")] = False,
+    pdb_: Annotated[
+        bool, Option("--pdb", off=False, help="Open pdb debugger on first error")
+    ] = False,
+) -> dict[str, Any]:
+    """Convert columns using Python code you supply."""
     return dict(locals())
 
 
