@@ -121,7 +121,7 @@ class Option:
         self,
         *names: str,
         help: str | None = None,
-        env: str | Literal[False] | None = None,
+        env: str | Sequence[str] | Literal[False] | None = None,
         hidden: bool = False,
         secret: bool = False,
         complete: Callable[..., Any] | None = None,

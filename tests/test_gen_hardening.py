@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from burgee.model.diagnostics import GenerationError
-from tests.helpers import burgee, generate, run
+from tests.helpers import burgee, generate, in_process, run
 
 GREET = textwrap.dedent(
     '''\
@@ -133,6 +133,31 @@ def show(debug: Annotated[str, Option("--dbg")] = "low", level: int = 1) -> str:
     fixed = source.replace('Option("--dbg")', 'Option("--dbg", env="T3_LEVEL_NAME")')
     (tmp_path / "handlers.py").write_text(fixed)
     assert burgee("gen", "handlers.py", "-o", "tool.py", cwd=tmp_path).returncode == 0
+
+
+def test_an_option_may_read_several_env_vars_in_order(tmp_path: Path) -> None:
+    """`Option(env=("A", "B"))`: each name in turn, the first set and not empty wins (what a
+    Click option's `envvar=` list reads); help and schema name them all, a bad one is refused."""
+    source = """
+from typing import Annotated
+
+from burgee import Option, command
+
+
+@command(effects="read_only")
+def show(level: Annotated[int, Option(env=("LEVEL", "OLD_LEVEL"))] = 1) -> int:
+    \"\"\"Show.\"\"\"
+    return level
+"""
+    tool = in_process(generate(tmp_path, source))
+    assert tool.run("show", "--json", env={"OLD_LEVEL": "2"}).json()["data"] == 2
+    assert tool.run("show", "--json", env={"LEVEL": "3", "OLD_LEVEL": "2"}).json()["data"] == 3
+    assert tool.run("show", "--json", env={"LEVEL": "", "OLD_LEVEL": "2"}).json()["data"] == 2
+    assert "(env: LEVEL, OLD_LEVEL)" in tool.run("show", "--help").out
+    assert '"env": ["LEVEL", "OLD_LEVEL"]' in tool.run("schema").out
+    (tmp_path / "bad").mkdir()
+    [line] = _refused(tmp_path / "bad", source.replace('"OLD_LEVEL"', '"OLD LEVEL"'))
+    assert "must be a variable name" in line, line
 
 
 def test_positional_only_parameters_are_passed_positionally(tmp_path: Path) -> None:

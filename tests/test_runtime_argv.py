@@ -244,12 +244,38 @@ def test_find_the_command_path(tokens: list[str], found: tuple[str, list[str]]) 
 
 
 @pytest.mark.parametrize(
+    ("tokens", "found", "json"),
+    [
+        # NOTE: `--` ends a group's own options; the word after it still names the command,
+        # whose words follow (its options, the tool's flags), as Click's group and argparse
+        # read it.
+        (["--", "add", "--n", "1"], ("add", ["--n", "1"]), False),
+        (["--", "add", "--json"], ("add", []), True),
+        (["tasks", "--", "purge", "--", "x"], ("tasks purge", ["--", "x"]), False),
+        (["--json", "--", "tasks", "--", "list"], ("tasks list", []), True),
+        (["--"], ("", ["--"]), False),
+        (["--", ""], ("", ["--", ""]), False),
+        (["add", "--", "tasks", "--json"], ("add", ["--", "tasks", "--json"]), False),
+    ],
+)
+def test_dash_dash_before_a_command_ends_the_groups_options(
+    tokens: list[str], found: tuple[str, list[str]], json: bool
+) -> None:
+    invocation = _Invocation(tokens, _tables())
+    assert (_find(invocation.rest, _tables()), invocation.json) == (found, json)
+
+
+@pytest.mark.parametrize(
     ("tokens", "message", "hint"),
     [
         (["ad"], "unknown command 'ad'", "did you mean 'add'?"),
         (["tasks", "prge"], "unknown command 'prge'", "did you mean 'purge'?"),
         (["zzz"], "unknown command 'zzz'", "commands: add, tasks"),
         (["tasks", "zzz"], "unknown command 'zzz'", "commands: purge, list"),
+        # NOTE: after a group's `--` the next word is still its command (Click's reading)
+        (["--", "zzz"], "unknown command 'zzz'", "commands: add, tasks"),
+        (["--", "--n"], "unknown command '--n'", "commands: add, tasks"),
+        (["tasks", "--", "prge"], "unknown command 'prge'", "did you mean 'purge'?"),
     ],
 )
 def test_find_an_unknown_command(tokens: list[str], message: str, hint: str) -> None:
@@ -283,6 +309,23 @@ def test_find_aliases_and_the_root_command(
     mode: str, tokens: list[str], found: tuple[str, list[str]]
 ) -> None:
     assert _find(tokens, _with_root(mode)) == found
+
+
+@pytest.mark.parametrize(
+    ("mode", "tokens", "found"),
+    [
+        ("words", ["--", "tasks", "list"], ("tasks list", [])),
+        # NOTE: after `--`, a word that names no command is the root command's, kept apart.
+        ("words", ["--", "--shout"], ("add", ["--", "--shout"])),
+        ("words", ["--", "Ada"], ("add", ["--", "Ada"])),
+        ("flags", ["--", "ls", "x"], ("add", ["x"])),
+    ],
+)
+def test_dash_dash_before_a_command_or_the_root_commands_words(
+    mode: str, tokens: list[str], found: tuple[str, list[str]]
+) -> None:
+    program = _with_root(mode)
+    assert _find(_Invocation(tokens, program).rest, program) == found
 
 
 def test_an_unknown_command_suggests_an_alias() -> None:

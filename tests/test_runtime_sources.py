@@ -550,3 +550,29 @@ def test_stray_keys_know_prompts_and_quote_what_toml_quotes(
         "'\"add title\"'",
         "'\"tasks purge\"' (did you mean 'tasks.purge'?)",
     ]
+
+
+def test_several_env_vars_are_read_in_order(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    """An option's several env vars (a Click option's `envvar=` list, then its
+    `auto_envvar_prefix` name): the first set and not empty wins, as Click reads them."""
+    names = ("TOOL_A", "TOOL_B", "TOOL_C")
+    for name in names:
+        monkeypatch.delenv(name, raising=False)
+
+    def level(call: _Call) -> int:
+        return call.value("level", _Int.convert, 1, flag="--level", env=names)
+
+    assert level(_call({})) == 1
+    monkeypatch.setenv("TOOL_C", "3")
+    assert level(_call({})) == 3
+    monkeypatch.setenv("TOOL_A", "")
+    monkeypatch.setenv("TOOL_B", "2")
+    call = _call({})
+    call.sources.full = True
+    call.explaining = True
+    assert level(call) == 2
+    assert call.provenance["level"]["from"] == "env TOOL_B"
+    assert [each["from"] for each in call.provenance["level"]["candidates"]][1:4] == [
+        "env TOOL_A", "env TOOL_B", "env TOOL_C",
+    ]  # fmt: skip
+    assert level(_call({"level": 9})) == 9

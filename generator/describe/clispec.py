@@ -95,7 +95,9 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["description"] = param.help
     env = program.env_of(param)
     if env:
-        entry["env"] = env
+        # NOTE: a name, or the names read in order (a Click option's `envvar=` list, then
+        # its `auto_envvar_prefix` one)
+        entry["env"] = env[0] if len(env) == 1 else list(env)
     if param.secret:
         entry["secret"] = True
     if param.minimum is not None:

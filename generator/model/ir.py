@@ -8,7 +8,7 @@ underscore dropped: commands, prompts, resources, flags, env vars); the frozen p
 `Program` (`builtin_errors()`: the runtime's table with the program's moved exit codes;
 `shared`: the spellings of the options the program's and each group's `options=` share, and how
 many words each takes (the tool's `SHARED`); `paths`: what the words of a command line name, a
-command or a group; `env_of()`, the env var an option reads; `debug_env`, the one that turns on
+command or a group; `env_of()`, the env vars an option reads; `debug_env`, the one that turns on
 tracebacks), `Command`, `Exclusive` (a command's group of options given apart: `exclusive=`, at
 most one, or `one_of=`, exactly one), `Param`, `TypeRef`, `Record`, `EnumDecl`, `ErrorDecl`,
 `OutcomeDecl`, `Group`, `Prompt`, `Resource`, each with a `SourceSpan`.
@@ -229,8 +229,9 @@ class Param(Node):
     #: `Option("--from-ref", "--source")`: its other long flags, each another spelling of the
     #: one option (help shows them all; the JSON key and the MCP property stay its name).
     aliases: tuple[str, ...] = ()
-    #: `None`: the program's env prefix decides; `""`: opted out.
-    env: str | None = None
+    #: `None`: the program's env prefix decides; `""`: opted out; several names: read in their
+    #: order, the first set wins (a Click `envvar=` list, then its `auto_envvar_prefix` name).
+    env: str | tuple[str, ...] | None = None
     hidden: bool = False
     secret: bool = False
     complete: str | None = None
@@ -611,19 +612,19 @@ class Program(Node):
         """The environment variable that turns on tracebacks (`--debug` for every call)."""
         return self.name.upper().replace("-", "_").replace(".", "_") + "_DEBUG"
 
-    def env_of(self, param: Param) -> str | None:
-        """The environment variable an option reads, if any: its own, else the program's
-        prefix and its name."""
+    def env_of(self, param: Param) -> tuple[str, ...]:
+        """The environment variables an option reads, in the order it reads them (none, one,
+        or a Click option's several): its own, else the program's prefix and its name."""
         if param.role != "option" or param.env == "":
-            return None
+            return ()
         if param.env:
-            return param.env
+            return (param.env,) if isinstance(param.env, str) else param.env
         if not self.env_prefix:
-            return None
+            return ()
         prefix = self.env_prefix if self.env_prefix.endswith("_") else self.env_prefix + "_"
         # NOTE: a whole input's leaf (`--item` of `request.item`) is named as its flag is.
         whole = param.whole_input and param.part_of is not None and param.long is not None
-        return prefix + env_word(param.long[2:] if whole else param.name)  # type: ignore[index]
+        return (prefix + env_word(param.long[2:] if whole else param.name),)  # type: ignore[index]
 
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
         """The built-in error kinds (`errors.BUILTIN_ERRORS`) with this program's moved

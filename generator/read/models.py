@@ -220,11 +220,14 @@ def _leaf_help(field: Field, *, required: bool) -> str:
     return f"{field.help} (required)".strip() if required and field.required else field.help
 
 
-def _leaf_env(param: Param, path: tuple[str, ...]) -> str | None:
+def _leaf_env(param: Param, path: tuple[str, ...]) -> str | tuple[str, ...] | None:
     """A leaf option's env var: under its record's own (`ADDR_CITY` of `env="ADDR"`), none
     when the record has none (`env=False`), else the program's prefix and its name."""
     if param.env:
-        return "_".join((param.env, *(env_word(word) for word in path)))
+        words = tuple(env_word(word) for word in path)
+        if isinstance(param.env, str):
+            return "_".join((param.env, *words))
+        return tuple("_".join((name, *words)) for name in param.env)
     return None if param.env is None else ""
 
 

@@ -524,7 +524,7 @@ def env_clashes(program: Program) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for command in program.commands:
         for param in command.params:
-            if program.env_of(param) == program.debug_env:
+            if program.debug_env in program.env_of(param):
                 found.append(
                     Diagnostic(
                         span=param.span,

@@ -352,18 +352,23 @@ def _prompt(settings: dict[str, object], doc: Docstring, name: str) -> str | Non
 
 def _env(
     reader: Reader, param: Parameter, settings: dict[str, object]
-) -> str | Literal[False] | None:
-    """`Option(env=...)`: the variable's name, "" for env=False (none, not even the tool's
-    prefix), None when unset; False after an error."""
+) -> str | tuple[str, ...] | Literal[False] | None:
+    """`Option(env=...)`: the variable's name (or names, read in order: the first set wins),
+    "" for env=False (none, not even the tool's prefix), None when unset; False after an
+    error."""
     env = settings.get("env")
     if env is False:
         return ""
-    if env is not None and (not isinstance(env, str) or not _ENV.match(env)):
+    if env is None:
+        return None
+    names = tuple(env) if isinstance(env, (tuple, list)) else (env,)
+    if not names or not all(isinstance(n, str) and _ENV.match(n) for n in names):
         reader.error(
             param, f"env={env!r} of {param.name!r} must be a variable name (letters, digits, '_')"
         )
         return False
-    return env
+    strings = tuple(str(n) for n in names)
+    return strings[0] if len(strings) == 1 else strings
 
 
 def _values_taken(ref: TypeRef, nargs: int | str | None, role: str) -> int | None:

@@ -167,7 +167,7 @@ def _help(param: Param, program: Program) -> str:
         parts.append(param.path.note)
     env = program.env_of(param)
     if env:
-        parts.append(f"(env: {env})")
+        parts.append(f"(env: {', '.join(env)})")
     if param.deprecated is not None:
         parts.append(_deprecation(param.deprecated))
     if param.shared is not None:
@@ -307,7 +307,7 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
     reader: list[tuple[str, object]] = [
         ("many", "paths" if paths else ref.kind == "list"),
         ("nullable", ref.nullable),
-        ("env", env),
+        ("env", env[0] if len(env) == 1 else env),
         ("secret", param.secret),
         ("prompt", param.prompt),
         ("fresh", fresh),

@@ -201,12 +201,11 @@ def _environment(program: Program, command: Command, env: dict[str, str]) -> Ite
     """The inputs the env vars an example sets give (`TOOL_LIMIT=5 tool list`), each value
     read as the tool reads it (`values._Call.value`: an empty one is unset, a list's is split
     by `values._as_list`); an env var the command does not read is refused."""
-    reads = {program.env_of(param): param for param in command.inputs}
-    reads.pop(None, None)
+    reads = {name: param for param in command.inputs for name in program.env_of(param)}
     for name, value in env.items():
         param = reads.get(name)
         if param is None:
-            known = ", ".join(sorted(cast("dict[str, Param]", reads))) or "none"
+            known = ", ".join(sorted(reads)) or "none"
             raise _Refused(f"{name} is not an env var {command.name!r} reads (it reads {known})")
         if value:
             if param.type is not None and param.type.kind == "list":
@@ -291,7 +290,7 @@ def _elsewhere(program: Program, facts: _Facts, param: Param) -> bool:
     """An env var or a config file may give the input its value, by the tool's own rule
     (`sources._layered`, given what the input's row gives the reader: its flag, its env var)."""
     flags, _ = parser_arguments(param, program)
-    return _layered(_long(flags) if flags else None, program.env_of(param), facts.tables)
+    return _layered(_long(flags) if flags else None, program.env_of(param) or None, facts.tables)
 
 
 def _json_input(command: Command, text: str, rest: list[str]) -> Iterable[str]:

@@ -353,6 +353,12 @@ class ClickReading:
             if envvar is None:
                 return False
             param.envvar = envvar
+        elif key == "allow_from_autoenv":
+            try:
+                param.autoenv = bool(reading.fold(value))
+            except Unreadable:
+                reading.error(value, f"{key}= must be a literal")
+                return False
         elif key == "prompt":
             try:
                 param.prompt = reading.fold(value)  # type: ignore[assignment]

@@ -72,7 +72,10 @@ class Param:
     multiple: bool = False
     nargs: int = 1
     help: str | None = None
-    envvar: str | None = None
+    #: `envvar=`'s names (a list's, in its order), then the `auto_envvar_prefix` one.
+    envvar: tuple[str, ...] = ()
+    #: `allow_from_autoenv=`: False, no `auto_envvar_prefix` name.
+    autoenv: bool = True
     hidden: bool = False
     metavar: str | None = None
     prompt: str | bool = False
@@ -238,20 +241,18 @@ class Reading:
         param.path[key] = value
         return True
 
-    def envvar_of(self, node: ast.expr) -> str | None:
-        """`envvar=` folded: its name (the first of several, with a warning); None, after an
-        error at its place, when it is not known before the program runs."""
+    def envvar_of(self, node: ast.expr) -> tuple[str, ...] | None:
+        """`envvar=` folded: its name, or its names in order (Click reads the first one set);
+        None, after an error at its place, when they are not known before the program runs."""
         try:
             folded = self.fold(node)
         except Unreadable:
             folded = None
-        if isinstance(folded, tuple) and folded:
-            self.warn(node, "only the first of several env vars is read")
-            folded = folded[0]
-        if not isinstance(folded, str):
+        names = (folded,) if isinstance(folded, str) else folded
+        if not (isinstance(names, tuple) and names and all(isinstance(n, str) for n in names)):
             self.error(node, "envvar= must be a string known before the program runs")
             return None
-        return folded
+        return names
 
     def text_of(self, node: ast.expr, what: str) -> str | None:
         """A string argument (`help=`), folded; a warning and None when it is computed."""
@@ -353,7 +354,7 @@ def auto_env_prefix(reading: Reading, function: str) -> str | None:
 def auto_env(
     params: list[Param], where: tuple[str, ...], prefixes: dict[tuple[str, ...], str]
 ) -> None:
-    """Click's `auto_envvar_prefix` naming, given to each option without an `envvar=` of the
+    """Click's `auto_envvar_prefix` naming, read after an option's own `envvar=` names, of the
     context at `where` (a command's path, a group's): the prefix of the nearest group that
     sets one, then each command name below it, then the option's name (`SHIP_CRATE_PACK_UP_
     SIZE`), upper case, dashes as underscores."""
@@ -364,8 +365,11 @@ def auto_env(
     else:
         return
     for param in params:
-        if not param.argument and param.envvar is None:
-            param.envvar = "_".join([*words, param.name]).upper().replace("-", "_")
+        # NOTE: Click reads it too when an `envvar=` names others (`Option.
+        # resolve_envvar_value`): after them, when none is set.
+        name = "_".join([*words, param.name]).upper().replace("-", "_")
+        if not param.argument and param.autoenv and name not in param.envvar:
+            param.envvar = (*param.envvar, name)
 
 
 def flag_word(name: str) -> str:

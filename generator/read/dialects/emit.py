@@ -51,7 +51,8 @@ def _marker_args(param: Param) -> list[str]:
     if param.argument:
         return args
     if param.envvar:
-        args.append(f"env={param.envvar!r}")
+        names = param.envvar[0] if len(param.envvar) == 1 else param.envvar
+        args.append(f"env={names!r}")
     if any(flag in SHADOWABLE_FLAGS for flag in param.flags):
         args.append("shadows=True")  # NOTE: the app's own flag keeps its meaning (a warning)
     if param.hidden:

@@ -276,6 +276,12 @@ class TyperReading:
                 if envvar is None:
                     return False
                 param.envvar = envvar
+            elif key == "allow_from_autoenv":
+                try:
+                    param.autoenv = bool(reading.fold(value))
+                except Unreadable:
+                    reading.error(value, f"{key}= must be a literal")
+                    return False
             elif key in ("hidden", "count"):
                 try:
                     setattr(param, key, bool(reading.fold(value)))

@@ -119,6 +119,12 @@ class _Invocation:
                     self.rest.extend(tokens[index - 1 :])
                     break
             if token == "--":
+                named = " ".join(word for word in self.rest if word[:1] != "-")
+                if _names_command(named, tokens[index : index + 1], program):
+                    # NOTE: `--` ends a group's own options, and the word after it still names
+                    # the command, whose words follow (its options, the tool's flags): Click's
+                    # group and argparse read it so.
+                    continue
                 self.rest.extend(tokens[index - 1 :])
                 break
             name, has_value, value = token.partition("=")
@@ -206,7 +212,7 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
         word = tokens[index]
         index += 1
         if word == "--":
-            return True
+            return not _names_command("", tokens[index : index + 1], program)
         if word[:1] != "-":
             named = any(
                 word in names for names in (program.commands, program.groups, program.aliases)
@@ -396,7 +402,13 @@ def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
     while index < len(tokens) and node in program.groups:
         token = tokens[index]
         if token.startswith("-"):
-            break
+            following = tokens[index + 1] if index + 1 < len(tokens) else ""
+            if token != "--" or not following or (not node and program.root):
+                break
+            # NOTE: a group's `--` before a word that names none of its commands (`_Invocation`
+            # drops one before a command): that word is still where its command goes.
+            index += 1
+            token = following
         child = f"{node} {token}".lstrip()
         child = program.aliases.get(child, child)
         if child not in program.commands and child not in program.groups:
@@ -412,6 +424,16 @@ def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
     if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
+
+
+def _names_command(node: str, word: list[str], program: Program) -> bool:
+    """Whether `word` (one word, or none) names a command or a group under the group `node`
+    (`tool -- build`, `tool remote -- add`)."""
+    if not word or not word[0] or node not in program.groups:
+        return False
+    child = f"{node} {word[0]}".lstrip()
+    child = program.aliases.get(child, child)
+    return child in program.commands or child in program.groups
 
 
 def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> str:

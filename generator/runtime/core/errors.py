@@ -431,6 +431,7 @@ def _variable(name: str, program: Program, infix: str = "", command: str = "") -
     for row in [*first, *rows.values()]:
         for each in _CommandRow(row).inputs:
             env = dict(each.options).get("env") if each.name == name else None
+            env = env[0] if isinstance(env, tuple) else env  # NOTE: a Click option's first
             if isinstance(env, str) and env and not infix:
                 return env
     prefix = program.debug_env[: -len("DEBUG")]

@@ -177,7 +177,7 @@ def _config_places(name: str) -> list[str]:
     return [pattern.format(name=name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
-def _layered(flag: str | None, env: str | None, program: Program) -> bool:
+def _layered(flag: str | None, env: str | tuple[str, ...] | None, program: Program) -> bool:
     """Whether an env var or a config file may give an input its value: an option's (it has a
     flag), through its env var or the program's config file (`burgee gen` asks this of a
     required option an example leaves out)."""
@@ -199,7 +199,13 @@ class _Sources:
         self.full = full
 
     def pick(
-        self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool
+        self,
+        call: _Call,
+        key: str,
+        flag: str | None,
+        env: str | tuple[str, ...] | None,
+        default: Any,
+        secret: bool,
     ) -> tuple[str, str, Any]:
         """The first place that has a value for `key`: (source, label, raw value); the source
         is "default" when none has, and then the value is the default itself."""
@@ -232,7 +238,7 @@ class _Sources:
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
         if chosen[0] == "env" and env:
-            call.context._environ.append(env)
+            call.context._environ.append(chosen[1][len("env ") :])
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -264,9 +270,13 @@ class _Sources:
             call.settled[key] = f"<secret:{key}>" if secret else value
         return value
 
-    def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
-        if env:
-            yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
+    def _layers(
+        self, key: str, flag: str, env: str | tuple[str, ...] | None
+    ) -> Iterator[tuple[str, str, Any]]:
+        # NOTE: several names (a Click option's): each in turn, the first set and not empty
+        # wins, as Click's `Option.resolve_envvar_value` reads them.
+        for name in (env,) if isinstance(env, str) else env or ():
+            yield "env", f"env {name}", os.environ.get(name) or _REQUIRED
         if not self.program.config:
             return
         for source in ("config", "pyproject"):

@@ -122,7 +122,7 @@ class _Call:
         *,
         flag: str | None = None,
         nullable: bool = False,
-        env: str | None = None,
+        env: str | tuple[str, ...] | None = None,
         secret: bool = False,
         prompt: str | None = None,
     ) -> _T:
@@ -185,7 +185,7 @@ class _Call:
         *,
         flag: str | None = None,
         nullable: bool = False,
-        env: str | None = None,
+        env: str | tuple[str, ...] | None = None,
         secret: bool = False,
         prompt: str | None = None,
         paths: bool = False,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1106: the first handler from handlers.py
-#     line 1147: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13031: the tables (commands, groups, errors, result shapes)
+#     line 1107: the first handler from handlers.py
+#     line 1148: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13065: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -1051,6 +1051,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
+        "_names_command",
         "_new_parser",
         "_reaches_root",
         "_tool_flags",
@@ -1562,6 +1563,7 @@ def _variable(name: str, program: Program, infix: str = "", command: str = "") -
     for row in [*first, *rows.values()]:
         for each in _CommandRow(row).inputs:
             env = dict(each.options).get("env") if each.name == name else None
+            env = env[0] if isinstance(env, tuple) else env  # NOTE: a Click option's first
             if isinstance(env, str) and env and not infix:
                 return env
     prefix = program.debug_env[: -len("DEBUG")]
@@ -3748,7 +3750,7 @@ class _Call:
         *,
         flag: str | None = None,
         nullable: bool = False,
-        env: str | None = None,
+        env: str | tuple[str, ...] | None = None,
         secret: bool = False,
         prompt: str | None = None,
     ) -> _T:
@@ -3811,7 +3813,7 @@ class _Call:
         *,
         flag: str | None = None,
         nullable: bool = False,
-        env: str | None = None,
+        env: str | tuple[str, ...] | None = None,
         secret: bool = False,
         prompt: str | None = None,
         paths: bool = False,
@@ -5910,7 +5912,7 @@ def _config_places(name: str) -> list[str]:
     return [pattern.format(name=name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
-def _layered(flag: str | None, env: str | None, program: Program) -> bool:
+def _layered(flag: str | None, env: str | tuple[str, ...] | None, program: Program) -> bool:
     """Whether an env var or a config file may give an input its value: an option's (it has a
     flag), through its env var or the program's config file (`burgee gen` asks this of a
     required option an example leaves out)."""
@@ -5932,7 +5934,13 @@ class _Sources:
         self.full = full
 
     def pick(
-        self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool
+        self,
+        call: _Call,
+        key: str,
+        flag: str | None,
+        env: str | tuple[str, ...] | None,
+        default: Any,
+        secret: bool,
     ) -> tuple[str, str, Any]:
         """The first place that has a value for `key`: (source, label, raw value); the source
         is "default" when none has, and then the value is the default itself."""
@@ -5965,7 +5973,7 @@ class _Sources:
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
         if chosen[0] == "env" and env:
-            call.context._environ.append(env)
+            call.context._environ.append(chosen[1][len("env ") :])
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5997,9 +6005,13 @@ class _Sources:
             call.settled[key] = f"<secret:{key}>" if secret else value
         return value
 
-    def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
-        if env:
-            yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
+    def _layers(
+        self, key: str, flag: str, env: str | tuple[str, ...] | None
+    ) -> Iterator[tuple[str, str, Any]]:
+        # NOTE: several names (a Click option's): each in turn, the first set and not empty
+        # wins, as Click's `Option.resolve_envvar_value` reads them.
+        for name in (env,) if isinstance(env, str) else env or ():
+            yield "env", f"env {name}", os.environ.get(name) or _REQUIRED
         if not self.program.config:
             return
         for source in ("config", "pyproject"):
@@ -7752,6 +7764,12 @@ class _Invocation:
                     self.rest.extend(tokens[index - 1 :])
                     break
             if token == "--":
+                named = " ".join(word for word in self.rest if word[:1] != "-")
+                if _names_command(named, tokens[index : index + 1], program):
+                    # NOTE: `--` ends a group's own options, and the word after it still names
+                    # the command, whose words follow (its options, the tool's flags): Click's
+                    # group and argparse read it so.
+                    continue
                 self.rest.extend(tokens[index - 1 :])
                 break
             name, has_value, value = token.partition("=")
@@ -7840,7 +7858,7 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
         word = tokens[index]
         index += 1
         if word == "--":
-            return True
+            return not _names_command("", tokens[index : index + 1], program)
         if word[:1] != "-":
             named = any(
                 word in names for names in (program.commands, program.groups, program.aliases)
@@ -8037,7 +8055,13 @@ def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
     while index < len(tokens) and node in program.groups:
         token = tokens[index]
         if token.startswith("-"):
-            break
+            following = tokens[index + 1] if index + 1 < len(tokens) else ""
+            if token != "--" or not following or (not node and program.root):
+                break
+            # NOTE: a group's `--` before a word that names none of its commands (`_Invocation`
+            # drops one before a command): that word is still where its command goes.
+            index += 1
+            token = following
         child = f"{node} {token}".lstrip()
         child = program.aliases.get(child, child)
         if child not in program.commands and child not in program.groups:
@@ -8056,6 +8080,16 @@ def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
 
 
 # ---- burgee: loaded on first use: argparse ----
+def _names_command(node: str, word: list[str], program: Program) -> bool:
+    """Whether `word` (one word, or none) names a command or a group under the group `node`
+    (`tool -- build`, `tool remote -- add`)."""
+    if not word or not word[0] or node not in program.groups:
+        return False
+    child = f"{node} {word[0]}".lstrip()
+    child = program.aliases.get(child, child)
+    return child in program.commands or child in program.groups
+
+
 def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> str:
     """`did you mean 'list'?` for the closest of `names`, else `otherwise` (by default the list
     of them)."""
