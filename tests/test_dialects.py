@@ -337,7 +337,11 @@ def test_drawn_lines_mean_the_same(apps: dict[str, Port], name: str) -> None:
     port = apps[name]
     command = APPS[name].command(importlib.import_module(APPS[name].module))
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    # NOTE: the same lines on every run, so CI's verdict is the code's, not the draw's; a
+    # difference found at random is added to the hand-written lines and KNOWN.
+    @settings(
+        max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     @given(_drawn(APPS[name], command))
     def check(argv: list[str]) -> None:
         same, want, got = port.agree(argv)

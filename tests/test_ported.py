@@ -541,7 +541,11 @@ def _lines(name: str) -> st.SearchStrategy[list[str]]:
 def test_drawn_lines_mean_the_same(ports: dict[str, Port], name: str) -> None:
     port = ports[name]
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    # NOTE: the same lines on every run, so CI's verdict is the code's, not the draw's; a
+    # difference found at random is added to the hand-written lines and KNOWN.
+    @settings(
+        max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     @given(_lines(name))
     def check(argv: list[str]) -> None:
         same, want, got = port.agree(argv)
