@@ -224,9 +224,7 @@ def cat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[click.Command,
 
 
 @pytest.mark.parametrize("line", LINES)
-def test_a_click_file_reads_as_click_reads_it(
-    cat: tuple[click.Command, Any], line: str
-) -> None:
+def test_a_click_file_reads_as_click_reads_it(cat: tuple[click.Command, Any], line: str) -> None:
     command, tool = cat
     try:
         want = command.main(line.split(), standalone_mode=False)

@@ -251,7 +251,7 @@ def _file_mode(
     settings: dict[str, object],
     written: dict[str, ast.expr],
     type_ref: TypeRef,
-) -> str | None | Literal[False]:
+) -> str | Literal[False] | None:
     """A file parameter's `open()` mode (`TextIO`, `BinaryIO`, or a list of one), None for
     any other; False after an error."""
     name, given = param.name, settings.get("mode")

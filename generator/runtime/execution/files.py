@@ -23,6 +23,7 @@ from burgee.runtime.core.errors import UsageError
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
 
+
 def _opening(
     handler: Callable[..., Any], files: tuple[tuple[str, str, str, str | None], ...], awaited: bool
 ) -> Callable[..., Any]:
