@@ -359,7 +359,7 @@ def _param_from_settings(
         return None
     path = read_path_checks(reader, param, settings, type_ref, name)
     mode = _file_mode(reader, param, settings, written, type_ref) if path is not False else False
-    if mode is False:
+    if path is False or mode is False:
         return None
     return Param(
         name=name,
