@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1276: the first handler from commands.py
 #     line 1527: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13499: the tables (commands, groups, errors, result shapes)
+#     line 13501: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -1527,9 +1527,9 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
@@ -4069,6 +4069,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))

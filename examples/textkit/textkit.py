@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1238: the first handler from handlers.py
 #     line 1344: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13315: the tables (commands, groups, errors, result shapes)
+#     line 13317: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -1344,11 +1344,11 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
     import argparse
     import enum
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
@@ -3885,6 +3885,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1209: the first handler from handlers.py
 #     line 1321: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13341: the tables (commands, groups, errors, result shapes)
+#     line 13343: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -1321,11 +1321,11 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
     import argparse
     import datetime as _datetime
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
@@ -3885,6 +3885,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))

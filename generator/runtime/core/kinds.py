@@ -19,7 +19,6 @@ every supported Python reads the same text.
 from __future__ import annotations
 
 import decimal as _decimal
-import pathlib as _pathlib
 import uuid as _uuid
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -31,6 +30,10 @@ if TYPE_CHECKING:
     # NOTE: the date and time converters import it when they first convert: a tool whose
     # only date is in a result does not pay for it on every run (a seventh of a `--help`).
     import datetime as _datetime
+
+    # NOTE: as the path converter: `pathlib` imports `re`, `fnmatch` and `urllib.parse`, as
+    # much as Python's own start-up, which help, schema and the MCP lists never need.
+    import pathlib as _pathlib
 
 
 def _shaped(text: str, shape: str) -> bool:
@@ -260,6 +263,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))

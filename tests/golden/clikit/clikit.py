@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1319: the first handler from handlers.py
 #     line 1470: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13661: the tables (commands, groups, errors, result shapes)
+#     line 13663: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -1470,10 +1470,10 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
     import argparse
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
     from types import CodeType
@@ -4036,6 +4036,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))
