@@ -439,3 +439,23 @@ def test_the_tool_made_from_cruft_describes_itself_without_pathlib(tmp_path: Pat
     assert isinstance(given["project_dir"], Path) and given["project_dir"] == Path(".")
     done = in_process(tool).run("diff", "--json")
     assert done.code == 0 and done.json()["data"]["project_dir"] == ".", done.err
+
+
+def test_kitchens_help_imports_none_of_its_parameters_types(tmp_path: Path) -> None:
+    """The kitchen golden takes a path, a date, a decimal and a UUID, with defaults made of
+    each (`Path(".")`, `dt.date(2026, 1, 1)`, `Decimal("0.10")`): its converters import their
+    module when they first convert, its defaults are made when the first command runs, so
+    `--help` imports none of them (`uuid` alone costs about as much as Python's own start)."""
+    tool = GOLDEN / "kitchen" / "kitchen.py"
+    imported = _imported(tool, tmp_path, ["--help"])
+    assert not imported & {"pathlib", "datetime", "decimal", "uuid"}
+    assert "dataclasses" in imported  # NOTE: the check sees imports: the handlers need it
+
+
+def test_a_completion_script_imports_no_re(tmp_path: Path) -> None:
+    """`completion SHELL` writes its script with str methods: `re` (with `enum` and
+    `functools`) costs two thirds of Python's own start-up."""
+    for shell in ("bash", "zsh", "fish", "pwsh"):
+        imported = _imported(GOLDEN / "minimal" / "minimal.py", tmp_path, ["completion", shell])
+        assert not imported & {"re", "enum"}, shell
+        assert "zlib" in imported  # NOTE: the check sees the imports: the documents were read

@@ -18,8 +18,6 @@ every supported Python reads the same text.
 
 from __future__ import annotations
 
-import decimal as _decimal
-import uuid as _uuid
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from burgee.runtime.core.errors import _Invalid
@@ -31,9 +29,12 @@ if TYPE_CHECKING:
     # only date is in a result does not pay for it on every run (a seventh of a `--help`).
     import datetime as _datetime
 
-    # NOTE: as the path converter: `pathlib` imports `re`, `fnmatch` and `urllib.parse`, as
-    # much as Python's own start-up, which help, schema and the MCP lists never need.
+    # NOTE: so do the path, decimal and UUID converters: `pathlib` (with `re`, `fnmatch` and
+    # `urllib.parse`) and `uuid` each cost about as much as Python's own start-up, `decimal` a
+    # third of it, which help, schema and the MCP lists never need.
+    import decimal as _decimal
     import pathlib as _pathlib
+    import uuid as _uuid
 
 
 def _shaped(text: str, shape: str) -> bool:
@@ -368,6 +369,8 @@ class _Uuid(_Type):
 
     @staticmethod
     def convert(value: object) -> _uuid.UUID:
+        import uuid as _uuid
+
         try:
             return _uuid.UUID(_Str.convert(value))
         except ValueError:
@@ -390,6 +393,8 @@ class _Decimal(_Type):
 
     @staticmethod
     def convert(value: object) -> _decimal.Decimal:
+        import decimal as _decimal
+
         # NOTE: text as the pattern has it: `Decimal()` also reads `1_000`, spaces around the
         # number and other scripts' digits, which the schema (and so JSON input) refuses.
         text = value if isinstance(value, str) else ""

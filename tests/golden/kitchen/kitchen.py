@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1492: the first handler from handlers.py
 #     line 1679: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14401: the tables (commands, groups, errors, result shapes)
+#     line 14404: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -1679,15 +1679,15 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import decimal as _decimal
-import uuid as _uuid
 
 if TYPE_CHECKING:
     import argparse
     import datetime as _datetime
+    import decimal as _decimal
     import enum
     import pathlib as _pathlib
     import threading
+    import uuid as _uuid
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType, FunctionType
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
@@ -4506,6 +4506,8 @@ class _Uuid(_Type):
 
     @staticmethod
     def convert(value: object) -> _uuid.UUID:
+        import uuid as _uuid
+
         try:
             return _uuid.UUID(_Str.convert(value))
         except ValueError:
@@ -4528,6 +4530,8 @@ class _Decimal(_Type):
 
     @staticmethod
     def convert(value: object) -> _decimal.Decimal:
+        import decimal as _decimal
+
         # NOTE: text as the pattern has it: `Decimal()` also reads `1_000`, spaces around the
         # number and other scripts' digits, which the schema (and so JSON input) refuses.
         text = value if isinstance(value, str) else ""
@@ -10112,9 +10116,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
     """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),
