@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1346: the first handler from handlers.py
 #     line 1508: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13806: the tables (commands, groups, errors, result shapes)
+#     line 13807: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -1508,10 +1508,10 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
     import argparse
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
     from types import CodeType
@@ -4084,6 +4084,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))
@@ -9703,9 +9705,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
     """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),

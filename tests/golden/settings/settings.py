@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1187: the first handler from handlers.py
 #     line 1267: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13246: the tables (commands, groups, errors, result shapes)
+#     line 13245: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -9143,9 +9143,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
     """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),
