@@ -5,6 +5,8 @@ command's input is read without the other commands' (a wide tool's `tools/list`,
 from __future__ import annotations
 
 import json
+import tracemalloc
+from typing import Any
 
 import pytest
 
@@ -36,8 +38,8 @@ def _tool() -> Program:
 
 
 def _decoded(tool: Program) -> set[str]:
-    """The documents of `tool` decoded so far."""
-    return {name for made, name in embedded._DOCUMENTS if made is tool}
+    """The documents of `tool` decompressed so far (one of their parts or more)."""
+    return {name for made, name, _ in embedded._DOCUMENT_PARTS if made is tool}
 
 
 def test_each_document_is_decompressed_alone() -> None:
@@ -65,3 +67,43 @@ def test_one_commands_input_is_read_without_the_schema() -> None:
 def test_pack_and_unpack_are_inverse() -> None:
     documents = {"a": "x" * 1000, "b": "", "c": "é\n\t{}"}
     assert unpack(pack(documents)) == documents
+    # NOTE: a document in parts (a wide tool's `inputs`) reads back whole.
+    assert unpack(pack({"a": ["x", "", "yé"]})) == {"a": "xyé"}
+
+
+def _wide_schema(count: int) -> dict[str, Any]:
+    """A clispec document of `count` commands, each with an input schema of its own."""
+    return {
+        "commands": [
+            {
+                "name": f"cmd{n:03d}",
+                "args": [{"name": "--token", "secret": True}] if n % 7 == 0 else [],
+                "input_schema": {
+                    "type": "object",
+                    "properties": {
+                        f"name{n}": {"type": "string", "description": f"The name of {n}: " * 80}
+                    },
+                },
+            }
+            for n in range(count)
+        ]
+    }
+
+
+def test_a_wide_tools_command_input_decompresses_its_part_alone() -> None:
+    """At 500 commands a first `tools/call` (or `--json` input) decompressed the whole
+    `inputs` document to read one line of it; it reads the part that holds its line."""
+    schema = _wide_schema(500)
+    tool = program(documents={"inputs": inputs(schema)})
+    whole = sum(map(len, inputs(schema)))
+    tracemalloc.start()
+    try:
+        found = _input_schema("cmd321", tool)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == (schema["commands"][321]["input_schema"], frozenset())
+    assert peak < whole / 3, (peak, whole)
+    for entry in schema["commands"]:
+        secrets = frozenset(["token"]) if entry["args"] else frozenset()
+        assert _input_schema(entry["name"], tool) == (entry["input_schema"], secrets)
