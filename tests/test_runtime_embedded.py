@@ -5,17 +5,24 @@ command's input is read without the other commands' (a wide tool's `tools/list`,
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import tracemalloc
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from burgee.describe.documents import inputs
-from burgee.render.embedded import pack, unpack
+from burgee.render.embedded import SHORT, decode, pack, unpack
 from burgee.runtime.core import embedded
 from burgee.runtime.execution.inputs import _input_schema
 from burgee.runtime.program import Program
+from tests.helpers import generate
+from tests.mcp_wire import INIT, line
 from tests.runtime_program import program
+from tests.test_runtime_boot import WIDE_HANDLERS
 
 SCHEMA = {
     "commands": [
@@ -107,3 +114,45 @@ def test_a_wide_tools_command_input_decompresses_its_part_alone() -> None:
     for entry in schema["commands"]:
         secrets = frozenset(["token"]) if entry["args"] else frozenset()
         assert _input_schema(entry["name"], tool) == (entry["input_schema"], secrets)
+
+
+#: Loads a generated tool (argv[1]) with its memory traced, runs `--mcp` on stdin and says on
+#: stderr the most memory the session held above what the loaded tool held.
+_TRACED_SESSION = """
+import sys, tracemalloc
+namespace = {"__file__": sys.argv[1], "__name__": "tool"}
+with open(sys.argv[1], encoding="utf-8") as source:
+    exec(compile(source.read(), sys.argv[1], "exec"), namespace)
+tracemalloc.start()
+before = tracemalloc.get_traced_memory()[0]
+namespace["main"](["--mcp"])
+sys.stderr.write(f"{tracemalloc.get_traced_memory()[1] - before}\\n")
+"""
+
+
+def _session_peak(tool: Path, messages: list[dict[str, Any]], cache: Path) -> tuple[int, bytes]:
+    """The most memory a stdio session of `messages` held (`_TRACED_SESSION`), its output."""
+    found = subprocess.run(
+        [sys.executable, "-c", _TRACED_SESSION, str(tool)],
+        input=b"".join(line(message) for message in messages),
+        capture_output=True,
+        env={**os.environ, "BURGEE_CACHE_DIR": str(cache)},
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    return int(found.stderr.decode().splitlines()[-1]), found.stdout
+
+
+def test_a_wide_tools_list_goes_out_as_its_documents_bytes(tmp_path: Path) -> None:
+    """`tools/list` of a tool whose list is long (out of `_MCP_LISTS`) answers the bytes its
+    document was decompressed to: no decoded, joined or encoded copy of it (three copies of
+    370 kB at 500 commands, each a fresh buffer); and the answer is the document the
+    generator wrote."""
+    tool = generate(tmp_path, WIDE_HANDLERS)
+    document = decode(tool.read_text(encoding="utf-8"))["mcp_tools"].encode("utf-8")
+    assert len(document) > SHORT * 10
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    started, _ = _session_peak(tool, [INIT], tmp_path / "cache")
+    listed, out = _session_peak(tool, [INIT, listing], tmp_path / "cache")
+    assert out.splitlines()[1] == b'{"jsonrpc":"2.0","id":1,"result":' + document + b"}"
+    assert listed - started < 2.5 * len(document), (listed, started, len(document))
