@@ -19,8 +19,8 @@ from burgee.render.embedded import SHORT, decode, pack, unpack
 from burgee.runtime.core import embedded
 from burgee.runtime.execution.inputs import _input_schema
 from burgee.runtime.program import Program
-from tests.helpers import generate
-from tests.mcp_wire import INIT, line
+from tests.helpers import generate, in_process
+from tests.mcp_wire import INIT, MODERN_META, exchange, line
 from tests.runtime_program import program
 from tests.test_runtime_boot import WIDE_HANDLERS
 
@@ -156,3 +156,21 @@ def test_a_wide_tools_list_goes_out_as_its_documents_bytes(tmp_path: Path) -> No
     listed, out = _session_peak(tool, [INIT, listing], tmp_path / "cache")
     assert out.splitlines()[1] == b'{"jsonrpc":"2.0","id":1,"result":' + document + b"}"
     assert listed - started < 2.5 * len(document), (listed, started, len(document))
+
+
+def test_a_wide_tools_list_is_its_document_where_answers_are_text(tmp_path: Path) -> None:
+    """Where an answer is text (a 2025-03-26 batch's array, `invoke()`'s capture) and in a
+    2026-07-28 result, the long list is the document the generator wrote as well."""
+    tool = generate(tmp_path, WIDE_HANDLERS)
+    document = json.loads(decode(tool.read_text(encoding="utf-8"))["mcp_tools"])
+    old = {**INIT, "params": {**INIT["params"], "protocolVersion": "2025-03-26"}}
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    messages, _, _, code = exchange(tool, line(old) + line([listing]))
+    assert code == 0 and messages[1] == [{"jsonrpc": "2.0", "id": 1, "result": document}]
+    modern = {**listing, "params": {"_meta": MODERN_META}}
+    messages, _, _, code = exchange(tool, line(modern))
+    assert code == 0 and messages[0]["result"]["tools"] == document["tools"]
+    assert messages[0]["result"]["resultType"] == "complete"
+    inputs_text = "".join(json.dumps(m) + "\n" for m in (INIT, listing))
+    found = in_process(tool).run("--mcp", stdin=inputs_text)
+    assert json.loads(found.out.splitlines()[1])["result"] == document
