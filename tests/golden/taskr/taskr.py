@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1208: the first handler from handlers.py
-#     line 1272: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13325: the tables (commands, groups, errors, result shapes)
+#     line 1210: the first handler from handlers.py
+#     line 1274: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13327: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -868,12 +868,14 @@ def _pause_collector() -> Callable[[], None]:
     the handlers, the tables: thousands of functions, classes and tuples that live as long as
     the process); return what resumes it, the objects made meanwhile moved to the oldest
     generation first, unwalked. A collector already off (or frozen objects, someone else's
-    choice) is left as it is. Should the module's own code raise before its end (a handlers
-    module whose import fails), the collector stays paused, as Ctrl-C stays held: a run ends
-    there; an importer that goes on after the error turns it on again (`gc.enable()`)."""
+    choice; or no `gc.freeze`, as on PyPy) is left as it is. Should the module's own code
+    raise before its end (a handlers module whose import fails), the collector stays paused,
+    as Ctrl-C stays held: a run ends there; an importer that goes on after the error turns it
+    on again (`gc.enable()`)."""
     import gc
 
-    if not gc.isenabled() or gc.get_freeze_count():
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
         return _nothing
     gc.disable()
 
