@@ -425,6 +425,13 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         details.append(("apart", "_apart"))
     if any(param.part_of for param in command.inputs):
         details.append(("leaves", "_Leaves"))
+    files = tuple(
+        (p.name, p.flag if p.role == "option" else p.name, p.mode, None)
+        for p in command.inputs
+        if p.mode is not None
+    )
+    if files:
+        details += [("opening", "_opening"), ("files", py(files))]
     if command.is_async:
         details.append(("await_with", "_await"))
     elif command.returns is not None and command.returns.kind == "none":

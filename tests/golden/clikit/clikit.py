@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1357: the first handler from handlers.py
-#     line 1508: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13758: the tables (commands, groups, errors, result shapes)
+#     line 1380: the first handler from handlers.py
+#     line 1542: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13889: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TextIO, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -329,6 +329,15 @@ if TYPE_CHECKING:
         @staticmethod
         def check(value: object) -> bool: ...
 
+    class _TextFile(_Type):
+        @staticmethod
+        def convert(value: object) -> str: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _BinaryFile(_TextFile): ...
+
     class _Any(_Type): ...
 
     _T = TypeVar("_T")
@@ -424,6 +433,12 @@ if TYPE_CHECKING:
     ) -> Callable[[object], Any]: ...
 
     def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T: ...
+
+    def _opening(
+        handler: Callable[..., Any],
+        files: tuple[tuple[str, str, str, str | None], ...],
+        awaited: bool,
+    ) -> Callable[..., Any]: ...
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
 
@@ -1055,215 +1070,223 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoxMTAyOjI2MDAsaW5wdXRzOjExNzc6NDgwOCxsbG1zOjIzMzI6ODg5NyxtY3BfdG9vbHM6MTk2ODo4"
-    "ODU2LHNjaGVtYTo1Mzk2OjMwOTkyLHNraWxsOjIyODg6NTIxMQp4nK1W227bRhD9lQFf4qKk0PbRRh4Mx706jRG5MQJB"
-    "gFbkSNxouUvsLk2rRYF+TT8sX5KZIVeiVfshQPNgcpczZ25njvJXtvWua0N2vlhkWU5/th4xZnn2Ez8huAadxQvwnQ3Q"
-    "12gh1gilaxplKzDaIljVYADr0u0sW+aLrNb/A4ghjBsdotjriE2AjXcNFIU8uhaio0N0ozmZFmL2lX5faV+hwYjk80Ze"
-    "pMBYa7u9ABV25Kt9iDk4DxaxCuS5RyncU6Fu7ao9lMqCsqFHP0B6DNL29/wEfEC/F8Qceh1r10VGpjOclc4SfvP6R2UC"
-    "fjN4bzCWNXnfKx3BMTJD2AjGuTbnqlK0C45cojFYwXrPNWkaDsPTJByFhbdXt2NX1BqNFBlKr9cICuTqnF5K1xH6xihK"
-    "UEHsWoP8Uuky8rNVMaK3AsrGTdtFCljhRnWf//l3qLizXG8n2aq2pQJh1er2kWmygsphOB8aAb3zhLMhSLi8vQUdZE7k"
-    "8yrkVMKn4IZQRZHAjdtqhr9xW9A2jYUG0tcqMkCjQ+B20onyR99oqwycMW50O2pXrasK7dhffGyd5/Fcywu1eKBJLryt"
-    "ZNJds6b5VjnX8ev83e98eTX/AGd0Vn7bKh/wFQXuYqeM2QM+lialG9A/MJ/m/JyQ8OzK6HJHXquiXkn+/K12QbockLhA"
-    "++OojnEU3O9DrIReunZP4Ff0IGoaouLZJKHV/P3VbDaDN/O71bngG0WbID0fOx3JHCP3gv7l2biig2iMeiELv8y/IwlZ"
-    "ZEURmLIUsyisGw/L3HbGJE3QlojY6kgkZlhWHktdzfIN05rDPF3ncUnNMcZG4Hk/6W50zu4oW9k+aWAmuLy3E5N3NLtW"
-    "jbsupbLpkMRyut2LZf49/3kutXFdF8eKd4jtJMrPrgdq0p6Fgz9N8MdlnfhSRLU/cZapknNPK51zu4Zph1kqqlF+xz48"
-    "UfK5lNFSUcRoGlYQjoq0/kdwkWByYlHP20XVy8UkwXHxJwkyyyf5XVJ2pCVFqcKg3GNODzISAl27gIeBz9UeGudZ/7FF"
-    "So95zBepkqD/nKLf6yrWQuUa9baOsyz/YbA0gh/VdmL92/XH1x8ub/64fhHe9Rb9FL92QHeBKp8ULXJ0LLmVUC2JsLMn"
-    "/LqVS54N+XD7WKFTMB2cUaR1ifuHc+pGMhydEvBbSphoWe7UlvaTsLUNtBxmYDMZfPvMluTpGH2XdmYQvmMhnWTShSct"
-    "OC4GSd3k/qPrWGJ/gfFDak7SvyPsJ4Fl5S2G5U48vPe0ToMA8u9dilSGh2cNWSGndidMuxulkHRqwrPC4+YFI1HhQ1D6"
-    "4VHlQYfS8TiKVN+ov8fyavFhoZWXtbbVSUBVVSQCMqrxK/v1Yt4r3vBTVTLDYIePMtBn6c/G/WEFRO9lDXgLUr6Doh/T"
-    "fXnxUJW1xH5CH+FLfqprlIN3LpKsH/4XyL8CIVv+/QXJIk2FeJzNWG1v40QQ/tz+ipV1Ej3ktElPfCCIDxUqcHDQisKd"
-    "TpHpbeyxvVd71+yu6+aq/ndm1k7iOA7xqUTQD6myL/P6zMyzOU40gD2aPXovTJhCzr2pl1pbmOnZ2Uej5KhePVU6OYs0"
-    "j+3Z+fh8PJqcnzXHfc8uCsBbav4RQovfC60K0FaA8aaPnuQ50P/mlLFayARPRWBCLQorlMTld6liVjFnjNuMeZlZ3KiU"
-    "ziLvyfdMqkrbEjRXKgMutyT9QCKYkCzkhbA8M6dteTEuwBOK41Ek6AbPrlvm1tv+LAiOM2HsSFjIzQGDE2uV37acEtJC"
-    "AnrLqd9TYLHQBh1Di3A7F1LkZe5Nxy3nxuiXVQPEXUlgBUdpFuVmvBFLgcr5Qy13Mm5LfjUoZBFkYOF/gCVuCUy1OR6Z"
-    "ruGvUmiIvOmsFhIMcEeDOWhl3AEUA5L1o6pYzuWCXKIrG3geD0pMDDZMD+gJRpovWq7IMp/v8CRTMiFPKi6sT2VqIFQy"
-    "clXaBvUKiF+1vT0liOdc35EyjMlVjBnFMlI659QtCm7TtbUNPp78lmFZ5j0FXcMusLgywGpA4CRgDVNYIJnAjyoF6aok"
-    "VDkmIWKAtvosVRXcg8aycQsbKSEdwzoMn0P2n1fLBaakAj0KuQHmrvgURguadv+c8dGngD7Go69HwZcv6h7xBmSCkZ6e"
-    "t5sEbghJrRojM1cGerG92bjahtzwBcuVhm+YhgIwE5hVt+B1WpwRn5xstOM19Wc0w8ldfyk0xGK5OduyogWI1VKwiibX"
-    "GsG81VREZFNGCEhBJKndSPls4k8Car48ccDszXw3EU/b+dtU+fPl+2/fXrz54/IfI/JIWFOVRCcGTVk8ahC3p+ykETEl"
-    "bBelhahGO2Jal9K8rJO1zPRkEKTx4gEBzYtiv480KvEg9Ri0hqLMdeKuixoPu/PQn/lG4BeGQsdQWJmDtGYj/5T8YmFT"
-    "ujDEwGt3trGRIl4J17jWtfSK7BJGZdzS2OqlPRucxvdIxu0zHP0FkYW0ILzjCRiyTUiDBCqrmUfH385QpdQMmamZSsQh"
-    "IVKavjpwvOgOBiTnvSo1u7h+zerzXTed+KWwvf4uzwXH8FAofUguQUJuG4L8783FdxqhxH66ufoVux6C44S7QemzCjf4"
-    "HEemiN0MfECy7DrG5hT0vdDcH8qs727eOqt6tC4n31rl56qgIqUywqpvZmJXB46YXhU9o27yefrW5KkTS2zTPNz1Buo+"
-    "cKTqRL2N4xVc1hkKyMgtnlz76fb6yIXT1sSi0RwMmRNYRveHfCikytiBoyKKkOe7djcXMtrowdPphFpHxZE9P3OAUNmY"
-    "mveSsO7sWFKaroY1Y9mvoloxFOKrNUvZbtp7UxOqYnHAzBhssCE8Zx4vn3dkqNcmfhPHwDQS+CFMiPoZPpZ76equ3xaI"
-    "ogIPU5fO3qprF9DS1ZVVQwZkHcajGdW8W8DaRHJ2tG4wOwLb9KP9iMeD6LsMEfssLC0ixiD/d23OsJMPMSpmtdIp++3y"
-    "+w8vTylIKo7NRmB3UfoWUc9ELvZcmbSuTMb0142i6z/7A/c37YdpqXic1Vphj9s2Ev0rhHBANgfZ2G1xH87bFgjS7TV3"
-    "20uQTRsUu25MS2ObtUTqRGq9TrD//d6Qki1b2q7dJHdIPiQWRQ6HM29m3lD5EDljMhuNrj9EWuYUjaIFZUUURynZpFSF"
-    "U0Zj8HuTVDlpJ/lZ8JpYaONEIrNMTjMaiguZLMTES7seD1nWRCgr3IKELWRCA0uFLKWjVCQmz6VORSHdQpgZ5mBiUZp5"
-    "KfOheKFvzZKE9LsIacWkWLsFdk0ytVRuWKzFNyz+OzEY/G4x/uSbW5lV9N2TiVgpSJzUzxPI+OfVy38LM/2dEidy6ZKF"
-    "0nPsJ52X/gTClS4qd5UsKJeTc6GckNquqLTCaArLSd9SZgrCiLAuNZWLxeTDTWSWN9FIuLKiWNxEqXSSn4fD4f0kFquF"
-    "sSQmPDoJOxM2w9rtbuJEipJslbmgEYzAJpW6URgDwQtTGI0NgU3Dgs1GbN8SxoI1MbveTjlL2ezpUDwTM6myyk8Ih9rq"
-    "PZOZ9YpTWZqSR/BqqXR6E/FoTtbKOYUHWA1b3t/XBpbQUw/eU2kE3cFiiUnpXExuIgt8VJZl3UQyYai8K+k/lSoJUifs"
-    "dxgh+EjTnbsew1AMkAYQmdKY4IwoKy14xrDH+ba2XmMaK+iWynUjJObjC38o6+2yUdGyQTIDAARrsMWSyomTnJwcwo86"
-    "YXie9+wZ/CZeX/wwAWrn2HMqk6XXfVZlmXDQ9WmfsoPBlH0/4RNZ4ECvfcjYUYDWpT8wO0XVdq9PER48NmH4SQ09pWMP"
-    "yw0i2WCCEHlDRGwLydHoQ+TWBYdzwBJeI8AKKp0iRPuH+/s4aoPxgAX38SZFzEsi18kR/+BRYeFk6HgeTrxakO64WLAY"
-    "Bnszeqz2tR6bWdaViOuOQm8XhsG01XYmETt4sTJllkYwgV3ACC1BUyQFkvqBoyl4VhbKIXKGbXk+lNiiMk0Vr5DZq5a6"
-    "4fWR9q4DvXtI3qcJKqTtZt6Yt9fIHz5D1xJk+lJn6x8RvdHI5yk+Fn4gNG8pDIc0APhRXhiHDL+d3fZ4pqwbKEe57djm"
-    "Eq+8i/1rMStNDtj7f6qC7T8YOHO0h3n9u9Y0aEVzKju7v+EQVCVU4O3xOlda5VUejU5bHjqFdZw5QNxLoLOQ9YEyWYtl"
-    "7XN5F+SenbYlf/35/B7M3dWZzxJGZFnK9f8JESll5KhLFPywzwKOi+05CtfSBhcheZVI65RaYGJNPjugNmkzNSnnRV0n"
-    "5s+WDnzZF7Xm+2bzQsbHOrN/dido470TPOab2gkd5wSf7fumSUAb5wACPQn6NY+Gaul9E/tajBOxj5gYnSRGw1P5tz+w"
-    "wKdH+2FJVBwQZD+aVSiFcAYv2Ummp8cH1CM+6MbN/8YJM0Ll76JQgo4Yhjp7QjswElN4GtTA/5xDIaEsA+ubMoVwCiWV"
-    "vYT6aeA98dPzV0f7BqhHrthO01U+fcA3niPBNyuoGnPVswRgpL7otdPrJiX+re2/ISfbXJZL7xq9fjnz3cXMlKDB2IFZ"
-    "fxR3AqSlWJZF9+N9xcBlVUaBKc/JBX7u2USHYxB0jcXCrBjqTOmpVn6jJO/xqXAW0HAcsj6yGMspZT2ZN/Bh0HM/YYQf"
-    "iamAsFkmEetoqKoiI/6RqsTxv3CFo1J7YPHkHMcF6GozfaY0zBwcKB8k0gYmyHKCInj727UcvB/zX6eDvw/Gf/1LKL2X"
-    "pOeAzeirdu3FC6XZ1nDzFO1Wb+rZ5QNtRa7kWuSmZKpKBQFWgKgfiPaYg1XvvWzo8SLU5K+83O1DUdJMNS+vezJPd2i8"
-    "V8U7eUKl3GrBMwtS84Xbwe/1WXzG9d3J+UcUof0t/3Xx67e/PLv8+eIPLRJ6h5XGIQ5i4JhqEYRDcVKLGG2R5kMXAcq9"
-    "wtPgrMbTZ19ufOI03dpb+ZQviyJcaajijk+NNtYQusHQwqIvQSDOEAri2atXzfUJ1jxBPqtvOxgRgwFf0vAVxtExCmGP"
-    "u+1N2LXuxL21yrnt46QdaPWD+U1zDEaDgDB/mWR3IM14Dv3zYQq+Cr12fVsAEDGZ2Wnzvma9lDUZt/UPdHk7LVwcsYx3"
-    "H3HQnxAsSKvJ0l8SQDelLfrFLBDgvfPuEVB2zSfin38G8w+xnQdA36E7mZmrLu4vzRw2aLoApJNVfdWVK2uZc+IJlYlK"
-    "hL7MxAkD3pkl0sJCpSnp40loZfsyk28AIfZxbP1qKg6/F0GNTpvgxTfCvhx37ecouitM2S0BF37YcyuOgNgX6NT3bZ4v"
-    "Uhpz/grXqqV4fvWLOMEzIrqQpSUEeF65CoBfC7pLsspCrxs9L01VIMvB17mxQXywTIxpMnGY3mz5dHijb/Sz9szZSHDq"
-    "e+dvXhN7yz/OxUVrIU9hTWMUrtmxgGlkf1q++rbEaYKhfJd7Ij2BRc+FF3xlLtTMc9M7ZZ0vfrvsNI7qk34OtdhvrFXP"
-    "rg2J22557BZv6rsggKGmd/t7sJP6tuhhbWfH7bdtavZsCcYBuBxSBNgGZs/q7QSwgcvWQ2NWsnOXEM7p3/Xx5DpQvS3q"
-    "ncdfLOVBUrztXgZd8WjrbvDkeaaSJX91GSwmvhrwu4WxvhsJXWboPuuWhfuSbWrRzEJGN9oyW0KxYLpka77EWYAXHV8v"
-    "ePsDKVGalmR9WZ8qne5wjdHojE284tv+jyRKnCZs6L+bC4Q2R2q6kUOvB/u2WG2aC+8A32B0ycmXCcXEFN1DP8dgbdiT"
-    "FqImV6+fD4dD8f3Vm8loe+freXjNvh2mkzseVhY0IqGPIc3NfWV9oG3DeeY7P1brkA6Mi48z/W3yQ987uDXmz0reZL0p"
-    "sp3tmqNutPpyaFGHxQbNeq5OZdrzzY+/Xm+urcPd1Er6r4rhemVONb9VOQV8Id3DITohxpcC0/Ednl/P5EmWSwjyn3O1"
-    "2P0uOcTSo1FYV9rHc9tWL+k/itZHCl/qTib+xME2I/8ZFAHBfpzN7A4KH7p3ad2mZCpXjyw5ay05O+U/3W8cs+NR9idM"
-    "9Udn5LPUlxWHfaZqUANHh4X+cjVZyBLUhErrTcoTevXQ9YsHWdNhTCkcJ/y3C/If2T1OzwWvqYtpkwiHPd+WmF7XJtmc"
-    "v9a61vEzfHjClgXpt/zZdidux/f/BeLtK4B4nNVabW/bNhD+K4QwYOlgG3GLfZiDfgjSdO3WLUGTNShSr6alk8VGIjWS"
-    "iuMW/e+7IyVbtpTGauIN6YfWEsnjvTx3fI7ql8AqlZpgdPklkDyDYBTMNIANeoEVNqXnX+mZGZWBknDAdCENmycgmU2A"
-    "hSrLuIxYKiQwEmCYVNXbAUqJwIRa5FYoeW9ZQuaFPQsTyHgw+hLYRU76qeknCEnhXKsctBVgaNRbs5xlrBZy1lDoIlHM"
-    "KlbZHEHMi9TiwFzpNAq+9gKTqMLWBE3RX8DlLaYJyUKeC8tTM6jLi/EFfEVxPIoEreDpaU1dP9wLcKsOJmowTvimkbSP"
-    "hn8KoSHCyFbzxrS9lMpyUqCUwKMTmS5eCYlyrC7AmYU/Qiuuwb92yqH3I8hyZUHa1WzcaYmbVBjbFxYyUwPPG3zpgusG"
-    "WKxVxvp990+Rk+f7fauaONl6WSdI0PqPtWloBsxAN3Y/x41joVEF2h6HMyFFVmTBaL8W0n10p1VbiDtBOOe8NCjlpVjS"
-    "PuM3Xu5wvy752e6A4uPT1Jls8W+41nzxP0EoghQs1ODzwr1wBcMmCO0Dxs2V8cHpMaWZBIgMomEBrpBoLBxqqqIFZqFk"
-    "XJo56Ca6HkrqTuoRt4Tv0hObYXBCxl3B0T67UTV6GxbcFesyqI1gewxsxrqqgMtgI6TWzpm39MzgGvTCRaXH5sJS8aXo"
-    "4DPbC5XEGGXPX5KoJ824fo+ETjG8Asi3SPhXas7wzFpQIGnJ2kmw3z2574hfM4f/mwDGYMOkFsALLixTlCAUA2lZqlTe"
-    "o6pXJc0BJVAIaQoRmy6oiAtkAhQfPPYVxo39cXTajOsDCu4UbkxCLIWrabLIpreEO1UILwz3HFXtEQswgFiLHAmonx7L"
-    "iv9zHRIDOksyrq9ctOXiJHaELFY640RGcm6dozfytaZYmgZfx5uKHWJJSwH9hDVlBtagD8GzqwbnAtS1xxI1p+zB88m9"
-    "WMMt7fFQ0PUA6wbWe5ITPoV07WAhR02BceaGRvgjVAViK045Fg7ObJGnQD8iEVr6F4NgQUsHKZqcoaEIt9JBbafMDrbY"
-    "wZFziODFFOqH3HjaTXK8Ijj69yXvfx7TX/v9X/rjn37wtOUNyBlicvS0zltwQEgKJGJoqgy0lsp1LlVX5IwvWKY09QWQ"
-    "A2IW8e9eBBusy4jPTjbq8drzmadO7uoh1xCLavCypVI2X403GFCjCInIJi4yCYhZYteS43LYGxI3snx2jwN3c8vfj98/"
-    "f3f45q/jb3rkC2Wlmks0Yqt2B6cazPAB2ytFjFZIc3UBs58asyc+WFWkh483+dGaOs8o3EnC8xxpAZvkIr8heycsUmBG"
-    "nj4wbP8wBWNMAnZ4esqEcdUS1/yIZbLf/2SUz9J+P4GUOpKWJmaHG3UqAyjsbmSc+13pDCN3UUD0zLS1DA30tufLeWUG"
-    "AY6hsCLDAJm1rKGUyZGr0YJtFDx1c0sdCafE79ba9meklzAq5ZYYc2vXvtaS9wKS8fEehv6B+YiVO7ziM2wXUDchDfb/"
-    "qe8nNuzd4PMUmgei89+TVrcRwFvyqsEAUzUT9dR6o2ZofdVOYa2aE/VATGfCGCLg+ITHHmisKzxlewR1q66w5iQiikC2"
-    "cPoHEdkpXQrTVklds49i7wbqe1VQLr/2ajRaOCe+EvZ4Yr9ZU+EmV7revh27F45iUiL1HJWIXDftaDNEPSqDv52d/Ekv"
-    "j87esT18xsKQc20A60RW2ALzZsHgJkwLgxqxmVZFjrUSg5wp46V7l/RwFg8tzq52bAHPLnT6ILsp9UF+kIf1mfGIUVX/"
-    "qGh+aK7pxwE7ri2kKaRpD4/9uCt8K9kP20pcaLTGO8rdh+xx11tgh40DfIpdhohd23AjjHXUYb1x6AWlpbtQi+JGWrXs"
-    "WlHg1ZZdtzgvbyERDCU53tyDgtS2RQvnHXbbb9VvbvgS+RrCZZvzjXygNrxeL0dLuKwiNCYlG7dO3k431tZllGXD+aLc"
-    "efxoCSOW6Ov6NeQZPdfuo/eOUhFeYYQm/WTiTiUaS5RxXZxv/f2VQNnqUT+3KiqSqNUI5yEDxDOLKKApOSClP61pKWY7"
-    "UeKDvFOLTtWHtt+SbEaRBuMI01TIaI3FjUZDivCc0wXT/SgoVSnjb2b8bdU6+6xayW3vxdu2mC87QxcA1x02ad/jzIRQ"
-    "5YtaIhzhY+nSvRqWJmdvjwaDAXtxdj4ZrT5zuN6m7GgsTgfbAusHEdkJowYJWgj36W2qW/rSO6urh6G7AyC1tunF6SC1"
-    "qv3C5LbPjHRJAjxMnMtay329clemLrV6PISz0Wx4zdY+GPCITbHxcmiI8WjEPuAGWVbMlp9p/OXnHEldWLTc0XUW4W/p"
-    "ZlC2HSIDD0489zCaMgQCp0DK57p4t55YJNdXKIhKhJAsA8sH6AMZUpM6wKWdIVxSjrur7EovTupXJvmv63sTZ7F37Ii9"
-    "PX45wWwiEMSxWYPwbdd3tUu5VGTijiXD2pLhPv1pfmaMu0P0O1z1LRvJlvLOa7svxRVqMNB+ofsAECZcI0cDbZxLaUKr"
-    "HrIcuJU+bkcZvTkEXEIeCXU4PWC0pjzWqyo6aPm8S31G6ZKl/aXWpY47+PaLW+YgL+i/Wqwl/fjrv6GQEyx4nO1djW4b"
-    "OZJ+FUJYYOzblizbmbkbORPA8GR2feNkjNi7i4GjlaluSuq41extdsvRZA3c09yD3ZNsVZHsf0stxRt4LrrFTaz+IauK"
-    "xfo+ktXkp44b+CoSbmfQ6feOO04n5HMBP+DynZ/A74WIlS9DuHTYe9Hrw5VxGk+FGMXiH6kfCzWKlsmMHnj1w3Hve3jA"
-    "E8qN/SjRr51RSQN2P+MJu15GInYYXHPvGA89drZ0AxkliqUKKmLiI8iSMDlhnLlyPodHuoEfCpZIGfTeh+/DUxZLmdib"
-    "DuOBz5VQ8Ee4ZJOATxlq4MAD4cSP5xylwPJAqCRO3cRfCPuyIgl4yLhahu77cAY/AxH3QAWZJlGadAafOkmyBCUS8RGN"
-    "EfmR8OzPB6czDeSYByMeT1VncPPJGq/b/aBAd6eTgLrwG2r2wyn8NjaDIiY8UKJqKh6qexGzez+ZMQlK//fVL2+ZCBcC"
-    "TCTgClOJB5Kd6Cc4W/AgFWxPxqzLJvBfuO2H+w5LZoL5ISgAmsFjVIwcf0DL3oml8Nh4ySIeg7AJVEdCPzgF6Y32TkfN"
-    "ZJzgJdmgjAjTOWjdsbqiTYZrddRlo7jQNg7DlxmIjm+zPU9MeBqAs+DP/SahuhM/ELkwEU9m6+16H/uJIKsYC89EDC4S"
-    "gh8l0hh1QPfHy0Qocr+Q+XM+had46vkSRRTzsfA8sB44vUxjFyzPGfSe5BvFQhQfmkxhgZen13/uHjms1+s5zAffJuWy"
-    "mqCBBAhJ9RlHKqjpiXE6zRUcg98LHq7XEZrqniUxd8WYu3ekgx9C84Y8YCKOZazK9ST+XEhqZFMTtOZYxOsrcnnoioCk"
-    "N/2I8Qn6UTLzFZtjN1QCeh90L7DPrannVgtRadM5/5g7m5EDpZ62EgTcqNCmYN9cAncG7u2CVEr3hkkaBLoZFF9AE2Jv"
-    "uTWu+O71T7dsrz8Af4DmnPvQv6DhQ2i3qdA1YPCBRjbeqR+qaKIiPwi6nh9v7JvoixUZdfjD7qtVA61I7EqV7kzM+Rau"
-    "EkEH1oqZ4M886aZzUJliCUYe07LfqH3wIpUI7qFQcRqG2PdLYkx8EXibxzoKYVoFh1llsJt1u0EwVwOmpZRhsCRRIV6B"
-    "PRLdxp5MEmhFsnBJGMCPgPtbhF5dm24M6PuSrkOb6xDrQvlsEsv5WmuMeeLONvUBKMm4LQ8CUJ0C9oWP4eST7zk52FFQ"
-    "f9CS/HR+8Zray0Z9bLcMLAg0BXdnbM96MIYiEUzIpBXv/SDHaoseSG1odB4wDECkRQwG6lLDkT5oKGw5GWLItJ3oxX4r"
-    "ybjqgvZRAEjlbeHqZQk1DpBVLNTOBAT6BHsYSr1sJ1MQyPtugVB8tmBooUaCApK0E4nU2ZpxYA3/SEEAJEtvT9+8Lod3"
-    "BXiyF4tI8ISPA7F/YjpKKMfSw1YO2VjgYwJ89BbiLhRj+aF3SwRDabODj5YFXwpV5BnLLUxpdFhq8C0IDt1XAH1d4q0D"
-    "CO5WwwF1lQT5KKkGPFEl2AaKiJUk3nQH9mN7oRCI+DV1dZ3GhbPWokYtEs/ReBlxpZAgVhoMY9znhe6MwyKNZW/OLslH"
-    "1AEyEuyH/gS0beU8czfahnCIeCFqomRyMAmmp9jUzoNJsy4Zbxv6Y/oTqGKRw+AbopouNY31YKCNNHbU8zktZMqgQYb4"
-    "6LdrC/C7INi6WnCEU6Qu7AqLYXtXP59fXPTm3v56IYC5W/AsACl7qZHwFY4+siEZsJGlMp0C+W0VJPdwHOYgGJlxGPyI"
-    "llEsaQgCkGVAQItFA0OQbAzh5YSloSeQBNDAAGVVWGzsg7oAfwyGLLwHJS1EiDw0H45qyoYjNiCVIzt+e9GH/wNrQud2"
-    "uTHVaVigjNiXyWJ74LmOjcgODUkKIRDh1DHkzErnaPTAx0BTP5YhUSgd7Wy5+yyQ4ZRCLFwicQrklAamEFSRKedBK1fA"
-    "0bXlNJm9dVif2GsIMWwfccvFsQtWwnTQB8aLIUAPbuc8IrOhkHPfg+EtVhUDP489GAsKvAuPwqhQQVQn4xpbCc8UQ3Fb"
-    "k1GAAnh34tCfZfqMFdi+b2/d7gNDm4IxcERSprg4xlYQoxL/N9ssb6QHwwpwlySGIhJ5J0ISndwjayZEaQCjl//05yOV"
-    "ACf85yuH3Zy/vboeOuzly6tfr169opEX+BaGbJHCmAgUER4N8PyYjcH2dwIUG4MVwLUCKe8A0v07URo1KJkN0MCw6O9Y"
-    "NcIfae/jmA8jHNeiokIpiJ6qhGYIrvG9sUjuBbjIy+zOCO1jGvcVFfTy4JGbSHPRNbi2KdauexdnZvhJCIaC4DhWFzHA"
-    "eRTsTFy/rZtKSzqRyFuIwRLPkNq+vm4M4cYC+0/nlOm/qxzYqBsBC4jpRaR6WtgBe6nfGSB3eIXlaR6cMWJ2g3R1aJpv"
-    "Hb/V0zLYRdUjrNbRWIu+69N7Zr4D3BqE3CvzxgFaAxpzCUgf+moGno5yjCoUFQrBSZEgADfc05yYvYVnOT2jrQ0eEqJH"
-    "K/AcGIlApyPawKH/4VSBGQdrQdHDoKfq5gCNzK/8tn7cp3mPnPvRLAKJZjCtRjdBJgrlh0ff6hBEU1/cD4TXw1kpi8fF"
-    "KalpLERSm5v7E14lZaDWE0OBbFArxj4T1YBEmavYxmIygXiOPpOZE666PIbxCHQomjhTYCOasKnOkdE/rfgqQQVCvIxp"
-    "oFlW4W8ziXFc61eG0llpfmMllJo6GqFVGwm8w+WRn8ATPUJLPZkzMqNwwJ0/2D87sySJ1ODgAFHCjGx7Mp4eeDE0+cFR"
-    "/6jfPTw6yMbvYPtfJmQbI6qeq8P5xhi8Pk58QcAm7/C/ECEViArOIKCtsZPTNGXJjnADY3nhhikSbuBUVeEGj2OOzQYj"
-    "o7mqv1CVwTR/Y5XoOQ03HooWv8lKGD5U74B+RqEhNuQGxqB2e8A24UmqGoWj6af1+gHtb1YO3F8BBDXeg0CQNN6AkBgv"
-    "ETMKd60fYuNBG/lBg9WrliGpchmGz78ZtbmHD0Nreuz8ncrQ0OLESAcv+Kn/GFFkHEE4Qo3MLKb9M04jPRcw9xVGl5EH"
-    "A1MgjaFLg0cRzyH6mNmCbI4z1XZDjssRFVA/E5Gy0HjqYWe0cQMFt9RSLzHgszMfC7ErIFKajphdIhjWsepORZwIKtU9"
-    "MhVTKXpxRccsBtWyrFLUMXqaqLLaAXSUrDbyyuBaj8UPNHJPkwbvbhFEq3EX/Yh7no9v8OCyIK69nQV3ZKZd7erVii5w"
-    "+EsLIHhbM6Zul/5JI1Sm201kW/QaSxyOeA3wpYtsmjPL5jImK6GmXxX8GvkxzUSg5OTfoT/HJZZ+5l7A0+FJrHlUmc2X"
-    "TaI8XvtxtfZfQpxiNaYLuJEC7QSDDy3GYb///HCvGu+s8g9OOTLuEHGHiDtEbImIpfCaRbqjRzAxwKeCAi5uBIIw+DLh"
-    "+egLwp8OofWwsVFQzmM5RhvZorh2UbYYpzcARU/gaLdW5490OR+xnhQmvWl+Cee4sRFwAv2Rie4yXobgsL4n5pFMRJg8"
-    "4ZBPU6kqBeG0dm60e34I1Nw6DVGkhjs7QNoB0jMBpEcWrTr5Et0zh6ws+MUiQv7tGMELkJUHsPLS7TaopatjujJmqnp2"
-    "g7dy5Kz4ABUybI0usVANE4jv8KpeZSVwcWorqMazfvgJC9x/GiDpdnHpYrMRT2289WebrgAmwuKe46zeGmypD3Z24LID"
-    "l2fRjL+j0Y6ObE8MFF8ODCgUrh961MNdaQDTfpgxETrDrQI23E8oRyBENAgTXFaNKPfSjiFOmM4cDXT+cZaBSmtjlCzy"
-    "5uzys5eVMIE24IU0olVprVb7XiM40Jo6WOseVKMlRpPW2qsMA7Oh27eV3Nb4LhejXSLgKcP0Zr3UOMU1alz9pPW32qoc"
-    "uLxyMOeOlmXB+IJE+71gmB7q7VBrh1rPqRl/R6hlw3Ae8Pq9wyKKbTSeodKYKYtRSV8MwLT8edNlEfspQnI5zGOPwLCM"
-    "dgyXJrTpT1HyGF11rYJgQUAB9qmDdkFIrGOThTA+FkHDlB/+wpRcRg8MKHUvBVTWiXmcJSk4AP7h+W6C/4Lu6LAmyQtT"
-    "Z1JMATNyPQEsb57vMdeJ/FVjB2C9uOtyJRq+XAKzjqUqVERqdwqrcovNRolX0B3mMsbkGMp/ptw7vFDJNfF/K1Rqw9rj"
-    "9dwcOoc1R/qb7+FnXdACM+FPZ0mvssbHpw19KVMsWFnhp4dqbT+//vWHv55e/OX1GtXkfdgus9zEHVMlREc3kfGSWLS+"
-    "YkuqrzHDHUWJaDv6sqMvO/ryFdAXC1zdxYJIjAmgR/D/+BUyRbNE8PkPLgakbWkN1cKgDqZrYEfsmHUxBTkr+ZlN2tbx"
-    "zekYbIa7f7/h3d+G+J9+9/vu8D/+0CGucyHCKVCXwVG/hp8P9AU3YWLTHEF5ObMd8FUWPqnlBpR2f677wRGVm/+IYjHx"
-    "7c2bmhSFsJNdGtawdB1UVsEV50QBMLdfoNsAL0s4CwVpoGsxQZ8jX+Hb54x82Y/TMC13XzeWbenDDTii7tGVefuUpmp4"
-    "FGFu9G3kRx+xmlvmSaEG5rOpe/xIQCcpn15eYqY5fW4bRd8ox36hgU3Q7c5EgLlV8mmm96GGlXyjaZn4WkuGgwPUt6A+"
-    "lV4p7ma4mp3VqNm1VRwbjEGR9LmsyicFccUsmcUync4shSh+3KS3SKgrlbG3aDUXPq61IEp0ScUandFTcPGlzN58JQPe"
-    "/tvJUj5esRwq+XOt+Abz3yFm39FXISA2fouAufWUjNCppLlhlaP8YqjdpPPHHUnckcQdSfwaSKKuxpX3iiyYbatC0RJT"
-    "sbekhRgtdakWxroR06ndX4gMIsSt5Qc1TDOGqWe91jhMM2t6HMUKQRsKsTv6tBGwGYPK2AVFZjhU72513DGhf3tF1wJN"
-    "Ud9KJ8GmaZ8WEchpwyzVhZxClTbTTsbmG1fFTM/A7RA4Mz0isN/k3gHdm/kedJhKnsR2ORK4o9IqypE2kCrLZmLgoPjQ"
-    "rzJt2iCIZN2Yo1Fhp5fnzL4uwgVcPrs4//n8enT9y8+v33bsl4grBcrL2FGBHRXYUYGvgArYOJuFNW6+1rKxRB1T2Nh6"
-    "pgjLZ7p0xumTLB2QbblfjBqQfo2IR5quBeVqhKw0vEUFutke58RHk1ZZruw1XaYVL3Rqh7DCo6xyWsXDDWG4+eAbLp5d"
-    "/ZXt4YYl8TTisRK42UGapIDMSyY+ukGq/IV4H05hHA0GRZScS6WLtxsiQNu5CTxuq9x/grUparfSx8JmKTDDyg/NI93S"
-    "bA5tLkSaYhJ9cWoAZ2w+dTw/Hsk7XOo07+N2RDruEIaUENZVi0aJWgmBZiYZSkW2X4Grcjy0M25yV+MBsZjkJbbeNqpY"
-    "pF3rzSYiD8tmANjn7jZfce+YwY4Z7JjBV8AMMmTKIlz+CQCGbSihR/MGa6iBTf60MES93VZSwog8Og9rYQg9P3/JCKQD"
-    "5bA6PsIQ9Sgh0WoxXUb2ocEHlqvzxRgJFjIyn3k/XdpMBS9xXyLMo3GYhUXmTyhF5iNuQ7RfHLRTkgzgu1r8u8TKELRe"
-    "q13Hy6vctIoqpNbrQHdpqqJh4e5ws/ry3KqKLQ3QtpieQRvIitWLASRzl7yFCBBqH59oPele01KpgXWyhal52H7Vi7an"
-    "q/HVq2zTOr09wB7tRA2Gue3ObmmmBu/NpKKkKJ1dprPOTOYUpkfl5JXWJAbvQ4ULZjygFTO7rw8SVHzpKQgqCrRqKmfW"
-    "afowt9sdI/DUg1Rxdm4wOGyeJ/S8GPAKJ8+olPJqUHmX08JyUCbS/UqK1rzChv1f6fw+XX596efxpCvTN7Za2rvPlpOp"
-    "+WlJuVb90Y5S7ijljlJ+BZTSYgfF1X6P/kc0zsYl3ouw6DH+s+2Mk94/tTtjpgJmimdYONNFfzGKRwDTbkGqggtVLEF3"
-    "0Xv/fdYyVQ0KyitUNumo7fYvGwT9ytJQS7rhyqheyxlcNJrsFVjD7dW7s16vx368ur4d5FtBULqNSbJJ4HGRPNHnsnq7"
-    "yHVJMKs2XzDaGTdHIFnwGOnUu7MiJGupV84xNddCW+DLphrARmsyvHOe2jLHu3FOCtPdaKdTc76EEUROJuQIO+TfIf8O"
-    "+f//I78JdLyX0Hk/Y/Mvfge8NdBjmYxKZFQe06V9MWy34X97QK7AQJ7ce4hv6qC/ljxkUf6hKSX5sX0Dq3G5PhdRdLcC"
-    "0mmp2i9wZcYs139ptnOnQ0f0ISkn7NacVnL25sf/+5//xQMOwKvvMY8XrVQ4P+Wzh/62Z7XIvGzGKJo9yfzJnPfS88TC"
-    "eM/Bot871hOKD81cWJc1LNoqO7KnuhkI9xr2+jbHKWVHTYAv3XPat1x/eDYVJh0GeqimQyA0+AoeF+LjTtPvw/yYH9oe"
-    "Pb7DRVrchTus7Fneg1c/2+ilVa1HOEz5E6nJRBV5T6v9SMrHQeCRQpsVcIh7yT/DHRlXv2lmNmvxx5iwkckHJum9YRq0"
-    "YeBg3Q48Rb9IH4rmW7vTFtlJGTFzOSyUPjr12m66VauDno+uS6eDoaOfMHynuE84EP9eDU+1A2ZeZfR37Cl0JONwx+t2"
-    "vO4Z8bo6cmQo0T88On7x7Xf/+V/f87Hr6Sn/BrpkzpOoPs1sfGU4RUKBkunY18Shtog+Tf03R6DSQWx6F/y9Wwoy9uwD"
-    "PABjv7cyiK3YN1JH/pWvHNajfkPAWEd1hgXybftAkVDjkQIjV3qCKix4dfNOJSFLQ31aJx6nBy6e4kkHofI9tJk5SvPE"
-    "Llz65ijKcTrVXzWb+jUXL1V+1KJyYBmePuxTxlkeM21maQ/FNEfGYTZX5SiXWHwgoUty1AcjBYlerJfoulCB3k+TA813"
-    "fToACMUC/kNV6AzkE6aEhoWbYUmOxnFMQZTvvm9jHZP5XFJbS2VOCzHp0MLTgtD8F7hCSZR8wFT0jKMNjRHzUO94Wt7v"
-    "hwig3Q6oVG1lEFiq+9sWyieA+tzkjNG5HXSYoj2GRJd7QgeH0BYN5iQj352Zs4iWJWkaxqAlib5rZw3THdAaTunMI8/3"
-    "8HQZ2hZibM6zJKl1xZopDAr0eeovcEelGVJtotL4wR616QSPsQO17ClnTpV0uzINPHp0LGiRPRGYos5IAX32B3bTKffD"
-    "kg3KI+2i+sf99eqf52+zvbMkDrpn7IBdnf/p/O31/gk004jOMkGl9cGlYKOyHxZH8cXaXxy3MH72MtuDOq9fv3uzotLh"
-    "w78As+GOMHicrVhtUxs5Ev7uX9HnfMDUeXwJ5FK19u5WUYSlshdeCtjbD7ktRp6RbYWZ0aykAXxh//s93ZKNCU74cpUK"
-    "tmakVr88/XS3syzrNarWY+oXlbkxod8rtS+caYOxDZ4eytMx3S1UoKtlq92Q8Ky4IdWUdLgsKtsGT53XzpO+b3URyM5I"
-    "UWHrGluyyjSagrXViH7z+LYwnvyNqSqI1A02BuVvqNG69BRVoMHcaR2GVBkfMhN07YdU6koHPSSnPb+a6VAssENNdYWH"
-    "XYPvdm7w8Z9u7/Xeu90xPyQIuzNhQVn22dtGVHZalWSh06+XZ6ekm1sNC/So34PCrQpmaioTlrD8Qv/ZGVxH58uwwOH9"
-    "0Q9/hyEiNyqKQ7UOqlRBjXtEt3BBdNqb0dvR634vg3N//FuW0bFutFNBlzRd0rRzc61p5mxNC2hU4dioXU6otNTYQLqE"
-    "ZGj8c6/3Kl3U6/0fw9DrHZCzuCi9GpKqjPIaTlbNkmaVmhNDYogNzcy4WjEUWBqQEVxXBHOrV4e93K/gWr9sil6yB3e8"
-    "ekWHtglOFdA+o4sYDOUpb6M7kwvbZR5dYaD+zFaldjTQlddAh4MOc74sLOAvU+kdTwjRAsHl3a2zn9lO0/igqsrDeyu1"
-    "IMkRu/F3lsI3A3VpH6LAasT78yH7DBeoMEpqPlOQDs9OTg5O39NoNEpIymmAC/LMkqygkA+l7eQafQ+bq+VzjA0p/9K3"
-    "N/0xwYtY9Rk4WEHsXzm2k++KQvvo0tXWmYIvsFc7Zx3WX/o3pinjKTyusV/N9Xq9ME1IIqPMmTJV5/SIztbfxVoSgWvd"
-    "WHHcZMXVlfKBBDAIOgzDVnbOMYdijagddmjbSUzXptrpOiKSZjOBkx9/x6kpNXe+9Bl00P1WVZ3+awcuvtFLaAWFW+Xw"
-    "LgAavMdP4Pl4Ksslnz1HWFAEbU2zy9o+v9EXC12r1cU58ANn+ScWWaE9zgQ372otrxEMRDZZylZOIofgyqkGzjQQZJr5"
-    "NjmjF8GEVK2Uaejs/OrD2WlOXsFkgT4nVRQDeeITKmB8NHPAbh1y9IyzDSuKLc6oabVK27kkDCHEpZ6prgq7woSMURBY"
-    "wwpzqJPKE4QsRrC2pSYNKls+YqNQzhkQIR/wrAPnDzPfCCl4qxvVFDofcVAWumpzurPuxkchYgqH49SC+XEpTtRgqvGj"
-    "uyIcYwFQ0LYwzKICVh/ZO0dC4dG1i4xcAhr6Hu5/uyvR4TLhN60R7PoVVzf6nhFJOX/JWZcD1AoOWOPvACkgv4BXBuA2"
-    "KOiHSR7LqVXLKBfZtSlBbbuxai1ttwaB8sJ/cw4C3M3VLGqdZbW6zxJ2TvNx8hmSvym4GOSbmndB+Lfcgpgk4eLoFwDG"
-    "zmYogBCHpJjDyKlCDRB+7FBSA0xkC0+YyQshRfjWIj7bUjDLpgpldJVDEv+P4jqwj3kkmeRWrPt40McTyXxmo0Q0j7mX"
-    "6gF7NvLCGkVCKFpx2Rb/MIXnhoO5ta4wINiHMMLeZRtb8t0YQ68LB098lSMNw45U22rlJHbRezD/x3hgfHpwcvRzHkvU"
-    "EcOoAOR9r/cgX+ghMSPTLBa1VpIsD70HlPP1f+x+jbcPa87mJ2+wzsEp2jWqyrE4aKhrYjWGMSv6BTuakpk0VUvmk9a6"
-    "sAITOoT5SATuscCOCV6kIdhlrM+Ms8RQQ1kk6xkIIEt0Afx0MyWc/ixaRMFvWfCzrHqgq40TzzKS70F85RTYxfkwQRC0"
-    "JNinP6Lgdz+w5Np4psTrUre6KXVTLKP+LcAKY54oFq8xXnqfdYmOknkfV7Qo+82eqB1MrRHUr9V10K3lwpVlaYdA8Q4e"
-    "LZigWOpKzj9ZjmD/moMSbT9AzdMsgFHLuRMbqJQkFDdOBLYC5UTVBu/kosVyJf4di4/7r9UMcLhGyq/0TUFnfYfpoJLQ"
-    "l6ZECjH2h0BAiE5iNaIkEkljCUEkLm6NsFgwDwmHllZHN8644YGef3ZIG0RruHFKdha2q0rZOtV050wIupnAWOQHiB/a"
-    "SkVVc5SmZNT+6zW4XdeG6LIPj0saHAZXZYf0D7r8cPzh9Gp3AkdeC0+zFcxTno1O8t7uSyy1q02jkrir9YoGEHJ1dHHy"
-    "PSmxx4x00dta8WWOoE+c8X+Af49l6S3Q0ehJNFPo/OvaEduMjX5yhPb+6F7VbbWVSOM9ByWjxXONzbeq8zjPQJmPWMjF"
-    "8iAyaJbJR9dy7QKO7Qv3gt7Tkb3tN8apidgBuPJ9XLEDpBhPuFj5mMpCIzEXs2ypV01IY6e25FKyws8LGqULE6GJpO2a"
-    "yRwHnS74M/YKotNw3aZANybeQZpCfvqFO+FvtHYyDkLa78pw/jLcIRIFubK2HbKbV/pPHtmAh7GnZGG5dpwcnr9gpNyG"
-    "ozBWLen16M03ws3DqbidB+opM748ir1PB+1iF4cRuGu5cQPXmiLwJ6YcriKxmDIIUcKgcGrlXkIFX0LZ7S2j0fxXo4zs"
-    "U8bNgap/KtCwfiMi6JUOzs/p08HF8SXqOmcMz0Mc+raNo5tp70m4jKlmnPpEtHuJneS8iR0NzuyAyTYm79ge8hD6ggEy"
-    "Yds7EOzqeNaiDnzDyzz2Yx+PvvTb5dGFJM4NAn519q8jbrs+2jkKywrsgHlkXE+pTHGLhBhE8qlowNpHCQv0fJrHie/7"
-    "e1MDJSQQj/t9bji2q42ugDNkkGXMNZKhYMAsc3rGnd4u9D6KW7gcMUcMhZVKydOuniI7eXRPbRseHl7+mwbcP7i5tABo"
-    "ieoudGBNvq2oMKWgv5o727Xcfge0+qnYxRZp+GRy5RvF8Dj1be6ejVNYuLflCBf+lr++4KZkcTJ4xRCf+faRTNHbhzbt"
-    "0PKN6ZI/N/hyIL9+wMY8QwM7S93OwnrJH7R6lrmc2/yUZJxJj55p8B1e8IxgxJwh7BOG2UY+81LYRTPKFiAA+QfL7qRT"
-    "UPx2yr9sbLWosPhzeXHIA+D7yyvYdshPeFyDWRs65k82rQdzSbeUZAHbdXhJU7kRgwfmoKn85W467/XO4pT65IeirZZ+"
-    "NTjzTx/fmedlCBz1/gcfT/Wc"
+    "Y29tcGxldGlvbjoxMTY2OjI3NzQsaW5wdXRzOjEyMzM6NTE5MixsbG1zOjI0MzM6OTQ5OSxtY3BfdG9vbHM6MjA3Mzo5"
+    "NTUwLHNjaGVtYTo1NTUwOjMyODUwLHNraWxsOjIzNDM6NTM3OAp4nK1W224bNxD9FWJfoqK7QttHG3kwHKc3pzEiN0Yg"
+    "CBC1O9Iy4pILkuu1WhTo1/TD+iWdGZLS2rEfAtQPXl5mztwP9Wexc3bofXG2XBZFif92DiAUZfEjfYW3HVgD58INxoux"
+    "BSNCC6K2XSdNI7QyIIzswAtj8+m8WJXLolX/A4hGjGvlA8urAJ0XW2c7UVX8GXoRLG6CTeIoWrHYV+p9pXwDGgKgzhte"
+    "cIChVWZ3LqTfo65yPpTCOmEAGo+aB+DAHQZqN7Y5iFoaIY0fwUVIB57T/oG+Au7BHRixFKMKrR0CIeNezGprEL97/VZq"
+    "D99E7S2EukXtO6mCsIRMECYIbW1fUlTZ2jlZrkFraMTmQDEpLA7BYyUsmhXvLm9SVuQGNAfpa6c2IKTgozNc1HZA9K2W"
+    "6KAUYeg10KJRdaBvL0MAZxiUhLt+CGiwga0c/v37nxjxYCjegb2VfY8BinWv+gdqk7VoLPizmAgxWoc4W4QUFzc3Qnmu"
+    "E+q88iWG8NnbaKqqMri2O0Xw13YnlMllwYKMrQwE0CnvKZ24Q//BdcpILWaEG+we09WqpgGT8gsPvXVUniteYIpjm5Tc"
+    "tw1Xeug2WN+mpDh+Wbz/jQ4vFx/FDPfS7XrpPLxCw0MYpNYHAQ+1zu56cPfUTwv6TppwdqlVvUetddWu2X+6a63nLHvA"
+    "XsD5sRhHKgXl+2gro9e2PyD4JX6wNTW24mzi0Hrx4XI+n4s3i9v1GeNriZPAOU+ZDigOIeUikPcMRy0Asm4ZFJFokKc+"
+    "17SYv8XLBNyifxqLGOQeInJ0x/Zg2Fn8K4vEAJGTEh0xn6zK75ChlkVVeZoI9KGqjE2bVWkGrTPlKIN93iv01aPXKyI2"
+    "g0Uryi1NDZl5zBaJA/TJxpbhafzxLCkXt+wyDjfXp2BcooWJyHtsjV4mKuFMkmh0YjUlj+Wq/J7+PedaYoPlKeI9QD+x"
+    "8pMdBSbpQLxEVxP8xAUTXbQoD0+UuWlQeUTGKCldsZn8PAfVSbcnHaoQ6lxwqTAoHBjsBc8jwMz9BZ8DwpTYpCMNL0bP"
+    "BxMHE69MHKQhmvh3gd4hVVW19PFhSD7dc0kQdGM9HAu+kAfRWUfPC/SA7tGY0EGOxKs/puh3qgktT0oLateGeVH+ECU1"
+    "4we5m0j/evXp9ceL69+vXoS3owE3xW+twDOPkU+CZrY7hdyzqR453pon/XXDh1Qb1KH00QOQjSlvtUQqzb1/3OdsZMGk"
+    "lIHfocPYlvVe7mjyLFbc0yDHbkaBb5+ZkjJvgxvyzERePQUysCeDf5SC02Agk07OP9mBGPxnkS5ycjK9nmA/MywRexWH"
+    "O/fhncNxivxKz2m2VPv7ZwWJgKdyTzrtNjEtstWkzyoH2xeEmOSPRvFdk/WRh/L2VIocX6L3U3gt6xCP82KjTPPEoGwa"
+    "JAEuVbolvZHFR0kT/pSVdCxsvOSCPtv+JDweR4BZmceApiD7Gx+Mk7svD96R/h+1D/dL+QyvpbdjMvobbTdf0gz/vMB3"
+    "FXlpcwjgE3oUSt2ISs7agK/E8TcrvVko+9d/OsSIiXiczVhtb9s2EP6c/ApCKJBkkBM7RT9Mwz4EQ7Z165Zg2VoUhpfS"
+    "0kliI5EaScVxg/z33lGyLcvyrCIz1nxwYL7c63N3D32YaAB7MH70XpgwhZx7gZdaW5jg7OyjUXJQrZ4qnZxFmsf27Hx4"
+    "PhyMzs/q475n5wXgLTX9CKHF74VWBWgrwHjBoyd5DvS/PmWsFjLBUxGYUIvCCiVx+V2qmFXMGeM2Y15mFjdmSmeR9+R7"
+    "JlWlbQiaKpUBlxuSfiIRTEgW8kJYnpnTprwYF+AJxfEoEnSDZ9cNc6ttfzyZHGbC2IGwkJs9BifWKr9tOCWkhQT0hlN/"
+    "psBioQ06hhbhdi6kyMvcC4YN54bol1U9xF1JYAVHaRblZrwWS4HK+UMldzRsSn7ZK2QRZGDhK8AStwSmyhyPTNfwTyk0"
+    "RF4wroRMerijwey1Mu4Aih7J+lnNWM7lnFyiK2t4HvZKTAw2TPfoCUaazxuuyDKfbvEkUzIhT2ZcWJ/K1ECoZOSqtAnq"
+    "JRBfNb09JYjnXN+RMozJVYwZxTJSOufULQpu05W1NT6e/IZhWeY9TdqGXWBxZYDVgMBJwBqmsEAygR+zFKSrklDlmISI"
+    "Adrqs1TN4B40lo1bWEsJ6ejXYfgUsv+9Wi4wJTPQg5AbYO6KT2G0oGn37zEffJrQx3Dw7WDyzYuqR7wBmWCkg/Nmk8AN"
+    "IalVY2SmykAnttcbV9OQGz5nudLwHdNQAGYCs+oWvFaLM+KTk412vKb+jGY4uasvhYZYLDbHG1Y0ALFcmiyjybVGMG80"
+    "FRHZlBECUhBJatdSPh75owk1X544YHZmvp2Ip838rav89fL9928v3vx1+a8ReSSsqZlEJ3pNWTxqELen7LgWERC2i9JC"
+    "VKEdMa1LaU6qZC0yPeoFaby4R0DzotjtI41KPEg9Bq2hKHOduOuiwsP2PHRnvhZ4ZCh0DIWVOUhr1vJPyS/mNqULfQy8"
+    "dmdrGyniM+Ea16qWXpJdwqiMWxpbnbRnjdP4Hsm4fYajvyGykBaEdzwBQ7YJaZBAZRXzaPnbGqqUmj4zNVOJ2CdEStNV"
+    "B44X3UGP5LxXpWYX169Zdb7tphO/ELbT38W5ySE8FErvk0uQkNuaIP93c/GdRiixX26ufseuh+A45m5Q+myGG3yKI1PE"
+    "bgY+IFl2HWN9CvpeaO73ZdYPN2+dVR1aF5NvpfJLVVCRUhlh1dczsa0DR0ynio5RN/oyfSvy1IoltmkebnsDtR84UrWi"
+    "3sTxEi6rDE3IyA2eXPnp9rrIhdNWx6LWPOkzJ7CM7vf5UEiVsT1HRRQhz3ftbipktNaDg2BErWPGkT0/c4BQ2ZiK95Kw"
+    "9uxYUJq2hhVj2a1itmQoxFcrlrLZtHemJlTFfI+ZMdhgQ3jOPF4878hQr0n8Ro6BaSTwfZgQ9TN8LHfS1W2/LRBFBR6m"
+    "Lp2dVdcsoIWrS6v6DEgauF93/NfgHKpSWnZ8NDgKGJIFGXEdIW9AOnmykZtppqbP68r1O80pBdLDpnMLZqNXbklEn/hX"
+    "YTwYkxy3gL0RvTlYWbslsPU82N1x8CBiT4bYe1hYWqxYg+8vN2YMO/4Qo2JWKQ3YH5c/fjg5pZSoODZrwN72pGo8lDKR"
+    "ix1XRo0royH9tYPn+v/uwH0G0WLtMnic1Vptb9vIEf4rC6KA5UIS7Dv0Q+W7A4Kc07s21wRxesHBVqMVOZL2RO6y3KVl"
+    "JfB/7zO7pESJ9FmKkxbJh1ha7su8PDPzzFIfI2dMaqPR9cdIy4yiUbSgNI/6UUI2LlTulNEY/NHEZUbaSf4ueE1faONE"
+    "LNNUTlMaiksZL8TE73Y9HvJeE6GscAsSNpcxDSzlspCOEhGbLJM6Ebl0C2FmmIOJeWHmhcyG4md9a5YkpD9FSCsm+dot"
+    "cGqcqqVyw3wtvuPtfxCDwe8W4yff3cq0pB9OJmKlsOOk+j7BHn+/evVPYaa/U+xEJl28UHqO86Tzu59gc6Xz0l3FC8rk"
+    "5EIoJ6S2KyqsMJrCctK3lJqcMCKsS0zp+mLy8SYyy5toJFxRUl/cRIl0kr8Ph8P7SV+sFsaSmPDoJJxMOAxrt6eJnhQF"
+    "2TJ1QSIYgU0qdS0wBoIXpjAaGwKHhgWbg9i+BYwFa2J2dZxyltLZ6VA8EzOp0tJPCEpt5Z7J1HrBqShMwSN4tFQ6uYl4"
+    "NCNr5ZzCF1gNR97fVwaWkFMPPlBhBN3BYrFJ6EJMbiILfJSW97qJZMxQeV/Qf0pVEHadsN9hhOAjTXfuegxDMUBqQKRK"
+    "Y4Izoii14BnDDufbynq1aaygWyrW9SZ9Vl94pay3y0ZEywZJDQAQrMEWi0snehk5OYQfdczwvOg4M/hNvLl8MQFq5zhz"
+    "KuOll31WpqlwkPW0S9jBYMq+n7BGFjjQax8ydhSg9dIrzE5Rld0rLcIXj00YflJBT+m+h+UGkWwwQYi8ISK2geRo9DFy"
+    "65zDOWAJjxFgORVOEaL94/19P2qC8YAF9/1NipgXRK6VI/7Go8LCyZDxImi8WpBuuVjwNgz2evRY6Ss5NrOsKxDXLYHe"
+    "LQyDaSvtTCJ28GBlijSJYAK7gBEaG02RFEjqB1RT8KzMlUPkDJv7+VBii8okUbxCpq8b4obHR9q7CvS2knxOHVRI2/W8"
+    "MR+vkT98hq52kMkrna5/QvRGI5+nWC18QGjeUhgOaQDwoyw3Dhl+O7vp8VRZN1COMtuyzUs88i72j8WsMBlg7/+UOdt/"
+    "MHDmaA/z+veNaZCK5lS0Tn/LIagKiMDH43GmtMrKLBqdNTx0Bus4c8B2r4DOXFYKpbLalqXP5F3Y9/ysufO3X87vwdxt"
+    "mVmXMCKLQq7/T4hIKCVHbaLgh30WcFxsL1C4lja4CMmrQFqnxAITa/LZAbVJm6lJOC/qKjF/sXTgy76oJN83m99kfKwz"
+    "u2e3gra/p8Fjvqmc0HJO8Nm+b+oEtHEOINCRoN/waKiW3jd9X4uhEfuIiVEvNhqeyr5/wRueHu2HJVF+QJD9ZFahFMIZ"
+    "vGQnmZ4dH1CP+KAdN/8bJ8wIlb+NQgk6Yhjq7AntwEhM7mlQDf8LDoWY0hSsb8oUwimUVPYS6qeB98Qvz18f7RugHrli"
+    "O02X2fQB33iOBN+sIGqfq54lACPxRa+ZXjcp8S9N/w052WayWHrX6PWrme8uZqYADcYJzPqjfitAGoKlaXQ/3hcMXFal"
+    "FJjynFzg555NtDgGQda+WJgVQ50pPVXCb4TkMz4XzgIajkPWE4uxnFLakXkDHwY99xNG+BCbEgibpRKxjoaqzFPiD4mK"
+    "Hf+FKxwV2gOLJ2dQF6CrzPSF0jBzcKB8EEsbmCDvEwTB039fy8GHMf93NvjrYPznP4XS+5L0HLAZfdOsvXigNNsabp6i"
+    "3epMPbt8oCnIlVyLzBRMVSknwAoQ9QPRHnOw6oPfG3L8HGryN37f7Ze8oJmqH153ZJ720HivirfyhEq41YJnFqTmC7eD"
+    "3+vz/jnXdyfnTyhC+0f+4/K373999vJfl39okdA7rDSUOIiBY6pFEA5Fr9pitEWaD10EKPcKp8FZtafPv974hDbt2lv6"
+    "lC/zPFxpqPyOtUYbawjdYGhh0ZcgEGcIBfHs9ev6+gRrTpDPqtsORsRgwJc0fIVxdIxis8fd9jacWnXi3lrF3HZx0ha0"
+    "usH8tlaD0SCwmb9MsjuQZjyH/vkwAV+HXru6LQCImMzstHnfslzKmpTb+ge6vJ0Wrh/xHu+foOgvCBak1XjpLwkgm9IW"
+    "/WIaCPCevnsElF3zmfjnp2D+IbbzAOhbdCc1c9XG/Uszhw3qLgDpZFVddWXKWuac+IbKRAVCX6aix4B3Zom0sFBJQvp4"
+    "ElrarszkG0Bs+zi2fjMlh9/PQYxWm+C3rzf7ety1n6PoLjdFuwRc+mHPrTgC+r5AJ75v83yRkj7nr3CtWojnV7+KHr4j"
+    "onNZWEKAZ6UrAfi1oLs4LS3kutHzwpQ5shx8nRkbtg+W6WOajB2m10eeDm/0jX7WnDkbCU597/3Na2xv+cOFuGws5Cks"
+    "aR+Fa3YsYOq9Py9ffVdAm2Ao3+X2pCew6LnwgK/MhZp5bnqnrPPFb5ed9qNK0y8hFvuNpeo4tSZx2yOPPeJtdRcEMFT0"
+    "bv8MdlLXER2s7fy487ZNzZ4twTgAl0OKANvA7Fm9mQA2cNl6aMxCtu4Sgp7+WRdPrgLV26I6efzVUh4kxdv2ZdAVjzbu"
+    "BnvPUxUv+a3LYDHx1YCfLYz13UjoMkP3WbUs3JdsU4tmFjK60ZbZEooF0yVb8SXOArzo+HrBxx9IiZKkIOvL+lTpZIdr"
+    "jEbnbOIV3/Y/kShxmrCh/64vEJocqe5GDr0e7DpitWkuvAN8g9EmJ18nFGOTt5V+jsHKsL0GoiZXb54Ph0Px49XbyWh7"
+    "5+t5eMW+HaaTOx5WFjQipqeQ5vq+slJo23Ce+86PxTqkA+Pi40x3m/zQ+w5ujfm1kjdZZ4psZrta1Y1UXw8tarFYJutd"
+    "8OF7lI1FgJzwqnKb0GL+MHyBhxWQFoiuFInJySUFJAX4Qb1PILVPR9NOZgn3Qr2TwclIoD/RiWTAs0CnLaRNUzN9GiGo"
+    "ru78ocTniOnakW2V6Qdg9bnv5D/5PvhpeSlI2XEpL5OOt8n8u4jNC5Fw67mS/n11uLibU9U5qYwC4EAkEOo6Js5cChza"
+    "3x349UzLZbHERv6HAlrsvvEeYunRiKw43ONVcyuX9K/bK5XCO+DexGscbDPyL9gRHOzT2czu5LeHbvQa93SpytQjS84b"
+    "S87P+F/77dnseMR9gqn+SEfWpboGO+wFaI0aTkx+ob+2jxeyAOmlwnqT8oROOXT14EE+fhgHD+qEH/SQ//mGx+mF4DUV"
+    "TatL7LDjrSU3bpVJNvpXUlcyfoFXmjgSCfkd/yBgpyKM7/8LEFr+4Hic1VpRb9s2EP4rhDCg7mAbcYs9zMEegizdunVr"
+    "0GQtitZraOlksZZIjaTqeEX/++5IyZYsZbGaeEP60FgiebzjfXf87uzPgVUqNcH03edA8gyCabDQADYYBlbYlJ5/omdm"
+    "VAZKwjHThTRslYBkNgEWqizjMmKpkMBIgGFSVW/HKCUCE2qRW6HknWUJmRf2Ikwg48H0c2DXOemn5h8hJIVzrXLQVoCh"
+    "UW/NZpaxWshFS6E3iWJWscrmCGJepBYHVkqnUfBlGJhEFbYmaI7nBVzeYJqQLOS5sDw147q8GF/AFxTHo0jQCp6e19T1"
+    "w8MAt+phogbjhO8aSfto+KsQGiL0bDVvRttLqSwnBUoJPHop0/XPQqIcqwtwZuGH0IpP4F875fD0I8hyZUHa7WzcaYOb"
+    "VBg7EhYyUwPPC3zpnOsGWKxVxkYj96fI6eRHI6vaONl7WS9I0PoPtWloBixAt3a/xI1joVEF2h6HMyFFVmTB9Kjm0iM8"
+    "Tqv2EPcS4Zzz0qCUl2JJ+4xfe7mTo7rkp4cDivdPW2eyxb/hWvP1/wShCFKwUIPPj+6FSxg2QWgfM26WxjtnyJRmEiAy"
+    "iIY1uESiMXGouYrWGIWScWlWoNvoui+pB8lH3BK+y5PYdYMTMusLju7Zrawx3LHgNl+XTm0522Ng19dVBtw4GyHVuGde"
+    "0TODT6DXzitDthKWki95B5/ZIFQSfZT98IxEPW779Wsk9PLhEiDfI+B/ViuGd9aaHElLGjfBUf/gvsV/7Rj+bxwYgw2T"
+    "mgPfcGGZogAhH0jLUqXyIWW9KmiOKYBCSFOI2HxNSVwgEyD/4LWv0G/st9Pztl/vUXAvd2MQYircTpNFNr/B3alCeKG7"
+    "V6jqkFiAAcRa5EhA/fbYZPzv6pAY012Scb103pbrl7EjZLHSGScyknPrDnonXmuKpWnwZbar2AmmtBTwnDCnLMAaPEPw"
+    "7KrFuQB1HbJErSh68H5yLxq4pT3uC7oeYP3AekdywueQNi4WOqg5MM7c0BQ/hKpAbMUpx8TBmS3yFOhDJEJLf9EJFrR0"
+    "kKLJGRqKcCsPqOuWOcAWB7hyThC8GEKjkBtPu0mOVwRH/3zHR3/P6L+j0fej2bffeNryAuQCMTl9UuctOCAkORIxNFcG"
+    "OlNlk0vVFbnga5YpTXUB5ICYRfy7F8EO6zLibycb9Xju+cwTJ3f7kGuIRTX4riNTtl/NdhhQKwmJyCbOMwmIRWIbwfFu"
+    "MpwQN7J8cYcLd3fLX8/e/vD65MUfZ/96Ip8pKtVKohF7lTs41WCEj9mgFDHdIs3lBYx+Kswee2dVnp483OBHa+o8o3A3"
+    "Cc9zpAXsKhf5Ndl7xSIFZurpA8PyD0MwxiBgJ+fnTBiXLXHNI0yTo9FHo3yUjkYJpFSRdBQxB9yoVxpAYbcj49LvSncY"
+    "HRc5RC9MV8nQQm93vFxWZhDgGAorMnSQaUQNhUyOXI0W7KPguZtb6kg4JX7XKNufkl7CqJRbYsydVXujJB8GJOPDHQz9"
+    "DeMRM3e45AssF1A3IQ3W/6mvJ3bs3eHz5Jp7ovNfE1Y3EcAb4qrFAFO1EPXQeqEWaH1VTmGuWhH1QExnwhgi4PiE1x5o"
+    "zCs8ZQOCulVLzDmJiCKQHZz+XkT2CpfCdGVSV+yj2NuB+lYVFMvPvRqtEs6Jr4Q9HN/v5lS4zpWul29n7oWjmBRIQ0cl"
+    "IldNO9oM0ZDS4C8XL3+nl6cXr9kAnzEx5FwbwDyRFbbAuFkzuA7TwqBGbKFVkWOuRCdnynjp/kiGOIuHFmdXO3aA5xA6"
+    "vZf9lHov38uT+sx4yiirf1A0PzSf6MMxO6stpCmk6RCv/bgvfCvZ91tKvNFojT8o1w8ZcFdbYIWNA3yOVYaIXdlwLYx1"
+    "1KFZOAyD0tJDqEV+I606dq0o8HbLvltcll1IBENJjnf3ICd1bdHBeSf99tvWmztniXwN4bLP/UZnoHZOvZ6ONnDZemhG"
+    "Sra6Tt5ON9ZVZZRpw51FufPswRJGTNGf6m3IC3qu9aMHp6kIl+ihq1Fy5W4lGkuUcVWcL/19S6As9aie2yYVSdRqivOQ"
+    "AeKdRRTQlByQwp/WdCSzgyjxXt6qRa/sQ9vvSTajSINxhGkuZNRgcdPphDy84tRguhsFpSxlfGfGd6ua7LMqJffti3dt"
+    "sdpUhs4Brjps076HGQmhyte1QDjFx/JIBzUsXV28Oh2Px+zHi8ur6fZrDlfblBWNxelgO2B9LyJ7YdQgQQvhLrVN1aUv"
+    "T2fbepi4HgCptU8tThepVd0Nk5u+ZqQmCfAwcUfWme7rmbsydaPVwyGcrWKDaqomFqmXtjkLxAy1Nut5MaQP42c4WEIo"
+    "wSBNMb9ZvgSPIQ88NKyr9jjEDv8xUhsp0HcfB49Gj/Dysagpp2AihR63UDxP1fxuxKnsPrtNgfZh87UF06IzN0D2vr/l"
+    "+upvSe6WQL2Wja+5eMTmPFx6dOAJYPV6jbVBzDZfLvqW/QpLkbDo6Cz3FuF7ywsoi2WRgUcrsjXMQTIESqkCCxXXe3Lr"
+    "qfbheomC6GJD52Vg+RitkyG1Vsa4tDecS6J8OzfY6sVJ/cok/5uQwZWz2B/slL06e3aFkUWAiGPTSLw3NZ1rreRUZOKW"
+    "JZPakskR/Wt/OR73h+tXHNW/2Ui2lJ3a/X7fUKGGsppb6L62ChOusbIAbdyR0oROPWQ5cGPRs1+h480h4BLySKjD6TGj"
+    "NSUZre7+ccePEqg6Lo9kY3+pdanjAX6xgFtiNn9DPxBqXFWzL/8A0MAF5Hic7V2Ncts4kn4VlGqrYt9Sin8yczdyJlUu"
+    "T2bXN0kmFft2ayrRyRAJSYwpkkuQdjRZV93T3IPdk1z/APy3RCm+lHOj27qJJVJAd6PR3wegAXzuuYGvY+X2hr2DwXHP"
+    "6YVyoeADfH3tp/D5RiXaj0L46nDwbHAA30yyZKbUOFH/yPxE6XG8TOf0wosfjwc/wAue0m7ixyn/7IxKGorbuUzF5TJW"
+    "iSPgO/dayNATZ0s3iOJUi0xDRUJ9AllSEU2FFG60WMAr/cAPlUijKBh8CD+EpyKJotQ+dIQMfKmVhj/CpZgGciZQAwde"
+    "CKd+spAoBZYHQqVJ5qb+jbI/1iSBDIXUy9D9EM7hY6CSAagQZWmcpb3h516aLkGJVH1CY8R+rDz78c7pzYJoIoOxTGa6"
+    "N3z/2Rqv3/+oQXenl4K68Blq9sMZfDY2gyKmMtCqbioZ6luViFs/nYsIlP73i1/fCBXeKDCRgm+ETj2Q7ITfkOJGBpkS"
+    "e1Ei+mIK/4XHfrjviHSuhB+CAqAZvEbFRJOPaNlrtVSemCxFLBMQNoXqSOg7pyS90d7p6XmUpPhV1KKMCrMFaN2zuqJN"
+    "Rmt15LJRXGgbR+CPBYiOvxZ7nprKLABnwY/7bUL1p36gCmFimc7X2/U28VNFVjEWnqsEXCQEP0ojY9QhPZ8sU6XJ/ULh"
+    "L+QM3pKZ50coolpMlOeB9cDpoyxxwfJSQO9Jn2gRovjQZBoLfHt6+df+kSMGg4EjfPBtUi6vCRpIgZBUn3GkkpqemmSz"
+    "QsEJ+L2S4XodoaluRZpIV02ke006+CE0bygDoZIkSnS1ntRfqIga2dQErTlRyfqKXBm6KiDpTT8Scop+lM59LRbYDbWC"
+    "3gfdC+xzZeq5YiFqbbqQnwpnM3Kg1LNOgoAbldoU7FtI4M7BvV2QSnNvmGZBwM2g5Q00IfaWK+OK717+fCX2DobgD9Cc"
+    "Cx/6FzR8CO02U1wDBh9oZOOd/FJNEx37QdD3/GRj30RfrMnI4Q+7L6sGWpHYtSrduVrILVwlhg7MipngL7zIzRagMsUS"
+    "jDymZZ/offAinSrpoVBJFobY9ytiTH0VeJvHOgphrIIjrDLYzfr9IFjooWApozBYkqgQr8AeKbexF6UptCJZuCIM4Ecg"
+    "/S1CL9fGjQF9P6Lvoc05xLpQvpgm0WKtNSYydeeb+gCUZNxWBgGoTgH7lY/h5LPvOQXYUVC/Y0l+Pn/1ktrLRn1stxws"
+    "CDSVdOdiz3owhiIVTMmkNe/9GE30Fj2Q2tDoPBQYgEiLBAzUp4YjfdBQ2HJRiCHTdqJn+50kk7oP2scBIJW3hatXJWQc"
+    "IKtYqJ0rCPQp9jCUetlNpiCIbvslQvHFgqGFWgkKSNJNJFJna8aBNfwjAwGQLL05ff2yGt414MleomIlUzkJ1P6J6Shh"
+    "NIk8bOVQTBS+psBHryDuQjGWH3pXRDA0mx18tCr4Uukyz1huYUqjw5LBtyQ4dF8F9HWJj55CcLcaDqmrpMhHSTXgiTrF"
+    "NtBErCLiTddgP7EXKoWI31CX6zQunLcWNWqZeI4ny1hqjQSx1mAY474sdOccFmmseH32lnxEP0VGgv3Qn4K2nZxn4cbb"
+    "EA6V3KiGKLkcIgLTU2zq5sGkWZ+Mtw39Mf0JVLHIYfANUY1LzRIeDHSRxo56vqSFTBk0yFCf/G5tAX4XBFtXC45witRF"
+    "XGAxYu/il/NXrwYLb3+9EMDcLXiWgFQ8ZyR8gaOPfEgGbGSpTadAflsHyT0chzkIRmYcBh/iZZxENAQByDIgwGLRwBAk"
+    "m0B4ORFZ6CkkATQwQFk1Fpv4oC7An4AhixxASTcqRB5aDEeZsuGIDUjl2I7fnh3A/4E1oXO70pjqNCxRRuzLZLE98FzH"
+    "RmSHhiSlEIhw6hhyZqVzGD3wNdDUT6KQKBRHO1vuvgiicEYhFr4icUrklAamEFSRKRdBq1DA4doKmizeOOKA2GsIMWwf"
+    "ccvFsQtWIjjoA+PFEMCD24WMyWwo5ML3YHiLVSXAzxMPxoIKn8KrMCrUENXJuMZWyjPFUNxmMgpQAL+dOvRnlT5jBbbv"
+    "20dX+8DQZmAMHJFUKS6OsTXEqNT/3TbL68iDYQW4S5pAEWl0rUISndwjbyZEaQCj5//0F2OdAif85wtHvD9/c3E5csTz"
+    "5xe/Xbx4QSMv8C0M2SqDMREoojwa4PmJmIDtrxUoNgErgGsFUXQNkO5fq8qoQUf5AA0Mi/6OVSP8kfY+jvkwwkkWFRXK"
+    "QPRMpzRDcIm/m6j0VoGLPM+fjNE+pnFfUEHPn97zEGkuuoZkm2Lt3LukMMNPQjAUBMexXMQQ51GwM0n+NTcVSzqNkLcQ"
+    "gyWeEbF9fW4M5SYK+0/vVPDfdQ5s1I2BBST0Q6R6LOxQPOffDJE7vMDymAfnjFi8R7o6Ms23jt/ytAx2UX0Pq3UYa9F3"
+    "ffqdme8AtwYh96q8cYjWgMZcAtKHvp6Dp6Mc4xpFhUJwUiQIwA33mBOLN/CupHfY2uAhIXq0Bs+BkQh0OqINEvofThWY"
+    "cTALih4GPZWbAzQyn4rH/LpP8x4F96NZBBLNYFqDboJMFMoPj77jEERTX9IPlDfAWSmLx+UpqVmiVNqYm/sLfkvKQK0n"
+    "hgLZoFaOfSaqAYky32Ibq+kU4jn6TG5O+NaVCYxHoEPRxJkGG9GETX2OjP7pxFcJKhDio4QGmlUV/j6PMI6zflUonVfm"
+    "N1ZCqamjFVrZSOAdroz9FN4YEFryZM7YjMIBd/5k/+zN0zTWw6dPESXMyHYQJbOnXgJN/vTo4Oigf3j0NB+/g+1/nZJt"
+    "jKg8V4fzjQl4fZL6ioAtusb/QoTUICo4g4K2xk5O05QVO8IDjOWlB6ZIeIBTVaUHMkkkNhuMjBa6+YO6DKb5W6tEz2l5"
+    "cFe2+Pu8hNFd/QnoZxQaYUNuYAxqtztsE5lmulU4mn5arx/Q/nblwP01QFDrMwgEaesDCInJEjGj9NT6ITYetJEftFi9"
+    "bhmSqpBh9Pibkc09uhtZ02Pn79WGhhYnxhy84CP/MabIOIZwhBqZWUz7Z5LFPBew8DVGl7EHA1MgjaFLg0eVLCD6mNmC"
+    "fI4zY7shx5WICqifiUh5aDz1sDPauIGCW2rJSwz47tzHQuwKSBSZjph/RTDMsepax5IIKtU9NhVTKby4wjFLQLUirxR1"
+    "jB8mqqx2AI6S9UZeGVybsfiORu5Z2uLdHYJoPe6iH0nP8/EXMnhbEtc+zoM7MtM+u3q9olc4/KUFEHzMjKnfp3+yGJXp"
+    "99OoK3pNIhyOeC3wxUW2zZnlcxnTlVBzUBf8EvkxzUSg5OTfob/AJZaD3L2Ap8ObWPO4NpsftYlyf+3H9dp/DXGK1Zgu"
+    "kEYKtBMMPliMw4ODx4d79Xhnlb9zqpFxh4g7RNwhYkdErITXPNId3YOJAb4VlHBxIxCEwZcJz0dfEf44hDbDxkZBuYjl"
+    "GG2iDsV1i7LlOL0BKHoKR7uNOn+ir4sR60lp0pvml3COGxsBJ9Dvmeiu4mUIDut7ahFHqQrTBxzyMZWqUxBJa+dGu8eH"
+    "QO2t0xJFGrizA6QdID0SQLpn0apXLNE9csjKg1+iYuTfjhG8BFlFAKsu3W6DWlyd4MqEqerRDd6qkbPmA1TIqDO6JEq3"
+    "TCC+w295lZXAxWmsoBrP+vFnLHD/YYCk38eli81GPI3x1l9tugKYCIt7jLN6a7ClOdjZgcsOXB5FM35Dox2ObA8MFF8P"
+    "DCgUrh96NMNdZQDTfZgxVZzhVgMb6aeUIxAiGoQpLqvGlHtpxxAngjNHA84/zjNQaW2MkkVen7394mUlTKANZCmNaFVa"
+    "q9V+0AoOtKYO1roF1WiJ0aS1DmrDwHzo9l0ttzW5LsTolgh4KjC9mZcaZ7hGjauftP7WWJUDl9cO5tzRsiwYX5Fo3wqG"
+    "8VBvh1o71HpMzfgNoZYNw0XAOxgcllFso/EMlSZMWYJK+moAxvIXTZdH7IcIydUwjz0CwzLaMVya0MZbUYoYXXetkmBB"
+    "QAH2oYN2SUisY5OFMDlRQcuUH37ClFxBLwwpdS8DVObEPCnSDBwA//B8N8V/QXd0WJPkhakzGaaAGbkeAJY3z/dYcCJ/"
+    "3dgBWC/pu1Krlp1LYNZJpEsVkdq90qrczWajxAvoDosoweQYyn+m3Dv8opZr4v9eqtSGtfvreX/oHDYc6e++h9u6oAXm"
+    "yp/N00FtjU/OWvpSrliwssLPd/Xafnn5249/O331Hy/XqBbdht0yy03cMVVCdHTTKFkSi+ZvbEnNNWZ4oikRbUdfdvRl"
+    "R1/+APTFAlf/5oZIjAmgR/D/uAuZolmq5OJHFwPStrSGahFQh+AaxJE4Fn1MQc5LfmSTtk18c3oGm+Hpf76X/d9H+J+D"
+    "/g/90b/8qUdc55UKZ0BdhkcHDfy8ox3chIltcwTV5cxuwFdb+KSWG1La/Tn3gyMqt/gQJ2rq24fvG1KUwk7+1aiBpeug"
+    "sg6uOCcKgLn9At0GeFnBWSiIga7DBH2BfKW9zzn5spvTMC13nxvLtvThBhyRe3Rt3j6jqRoZx5gbfRX78Ses5kp4kdJD"
+    "s23qFjcJcJLy6du3mGlO223j+Il27A4NbIJ+f64CzK2KHmZ6H2pYyTfalokvWTIcHKC+JfWp9Fpx70er2VmDml1axbHB"
+    "BBRJ22V1MSmIK2bpPImy2dxSiPLmJj4ioalUzt7i1Vz4uNGCKNFbKtbojJ6Ciy9V9ubrKJDd905W8vHK5VDJX2rF15j/"
+    "DjH7mnaFgNi4FwFz6ykZoVdLc8Mqx8WXIbtJ7887krgjiTuS+EcgiVyNG91qsmB+rApFS0zF3pIWYrTkUi2M9WPBqd1f"
+    "iQwixK3lBw1MM4ZpZr02OEw7a7ofxUpBGwqxJ/p0EbAdg6rYBUXmONTsbk3cMaF/e0XXAk1Z31onwabpnhYRRLOWWapX"
+    "0QyqtJl2UWL2uGphegYehyCF6RGB3ZN7DXRv7nvQYWp5EtvlSOCJSqsoR9ZCqiybSYCD4ku/RVnbAUEk68YcjQo7fXsu"
+    "7M9VeANfn706/+X8cnz56y8v3/TsTsSVAhVl7KjAjgrsqMAfgArYOJuHNWl2a9lYoo8pbGw9U4TlCy5dSNqSxQHZlvvV"
+    "qAHp14p4pOlaUK5HyFrDW1Sgh91xTn0yaZXVyl7S17TihU7tEFZ4lFVOq3h4IIw0G77hy7OLv4k9PLAkmcUy0QoPO8jS"
+    "DJB5KdQnN8i0f6M+hDMYR4NBESUXkebi7YEI0HZuCq/bKvcfYG2K2q2yWdgsBeZY+bF9pFuZzaHDhUhTTKIvTw3gjM3n"
+    "nucn4+galzrN7/E4Io47hCEVhHX1TatEnYRAM5MMlSK7r8DVOR7aGQ+5a/CARE2LEjsfG1Uu0q715hORh1UzAOxLd5td"
+    "3DtmsGMGO2bwB2AGOTLlEa7YAoBhG0oY0LzBGmpgkz8tDFFvt5VUMKKIzqNGGELPL35kBOJAOaqPjzBE3UtIWC3BZeQb"
+    "DT6KQp2vxkiwkLHZ5v1waTM1vMRziTCPxhEWFoU/pRSZT3gM0X550E5JMoDv+ub/SqwcQZu12nW8ospNq6hDarMOdJe2"
+    "KloW7g43q6/IrarZ0gBth+kZtEFUs3o5gOTuUrQQAUJj8wnrSc/alkoNrJMtTM2j7qtedDxdg69e5IfW8fEAe3QSNRjm"
+    "qj+/opkafDaPNCVFcXYZZ52ZzClMjyrIK61JDD+EGhfMZEArZvZcHySo+KOHIKgo0KqpnHmvbWNuvz9B4GkGqfLs3HB4"
+    "2D5P6HkJ4BVOnlEp1dWg6imnpeWgXKTblRStfYUN+7/m/D4uv7n0c3/SlekbWy3t3ebLydT8tKTcqP5oRyl3lHJHKf8A"
+    "lNJiB8XVgwH9j2icjUtyEGPRE/xn2xknPj+1PxemAmGKF1i44KK/GsUjgOm2IFXDhTqWoLvw2X9ftEzVgILqCpVNOup6"
+    "/MsGQb+2NNSRbrhR3KzlDL40muyVWMPVxbuzwWAgfrq4vBoWR0FQuo1JsknhdZU+0HZZPi5yXRLMqsMXjHbGzRFIbmSC"
+    "dOrdWRmSWeqVc0zttdAR+FFbDWCjNRneBU/tmOPdOieF6W500qm5X8IIEk2n5Ag75N8h/w75//8jvwl0cpDSfT8T8y/u"
+    "A94a6LFMQSUKKk9waV8N22343x6QazBQJPce4i856K8lD3mUv2tLSb7v3MB6XG7ORZTdrYR0LFX3BS5MD2lDcNw1lQsA"
+    "4M1H9xbzBi7+MfgZHhosN7dIAYRfKwZzZgBQdz2vY4u5gAaW4zRXBySvcCreC7b3pP9kiGdbh55E5oHeWDuNfhJEk96G"
+    "S1BmOxzVobBYvlTpm0nVWMEld4i6Q9RH0YzfEKLauBrCoEUTnG6Lo1SSKJXzDSFo5/BbR1eKwF+02nBfPG7ZdNwGpd0R"
+    "NDdmtf63CV+IQtd28TVjJ+LK3Pd19vqn//mv/8YrgsCLb3EnDBqodAPZFwOm7Ukd9i60IxStP+T+ZG5MG3jqxnjP05uD"
+    "wTEvyd21zyZxWaOyrfJL7+rHaUmv5bYMcyFhflkTsLFbSTd/8NbtmTIJpdAjmYSA0MC28MItH+9q+BAWF+XRBSPJNaY5"
+    "hV5+pUp+68cAfvrFRq/khdwzC1DdZDyd6vLMQacTvaoXKuGlfJsVcIi3sTzCM41X/9KsDTbijzFhK38JzLaxloXEljhl"
+    "3Q7ZLv2QjlooLkehSybSKkIWcljovHfxstuCJauDno+uS/droqOfCPxN+aYNqXHfeC16sQPmXmX0d+w9riTjaMfjdjzu"
+    "EfG4JnLkKHFweHT87Lvv//XffpAT1+NF8xaiZG5kqr8tbHwVuMhAgVJw7GvjUFtEn7b+WyBQ5SpTvkdm74qCjL09CK+Q"
+    "2h+sDGIrTl7myL/yJ4fNqN8SMNZRnVGJbNs+UCbQeCnP2I08RRWWvLp9nByKLOT7rvFCWnDxDO8KCrXvoc3MNMKJTf3x"
+    "zWXOk2zG54KY+pl7Vyo/6lA5sAyPr8uOknwnEB0Hba+VNpeuYj507TK0RH0koStyNAcfJYmerZfoslQBn0gthadcn67Q"
+    "Q7GA/1AVvIfnRGjFsPB+VJGjddxSEuX7H7pYx+wdqqjNUpn7tsyGIuWxIDTxA65QEaUYIJU942hDYyQy5DPDqyfmEQG0"
+    "B+pVqq0N+ip1f9dB+RRQX5qsa7r5iq4jthd5cbkndPUWHXJk7gL03bm5zW9ZkaZlzFmR6Ptu1rCzamANp3JroOd7PIjS"
+    "DvQNc+0jbfWiipkpDEv0eebf4JmEc6TaRKVxyzu16RQvggW17D2hTp10wxgq8OjViaI0tVThJi9BCvDtWdhNZ9IPKzao"
+    "jqzL6h8frFf/vPi12DtLk6B/Jp6Ki/O/nL+53D+BZhrTbWCoNF/9DTaq+mF51F6u/dlxB+PnPxZ7UOfly3evV1Q6uvtf"
+    "EjYOWHicrVjbcts4En3XV/QqD5FrRW1um6qRZqbKpTiuzMaXsp2dh+yUCZGQhJgkOABoWxvPv+/pBiTLsRK/bKViCSTQ"
+    "6Mvp093KsqzXqFqPqV9U5sqEfq/UvnCmDcY2eDqVp2O6WapAF6tWuyHhWXFFqilpuioq2wZPndfOk75tdRHIzklRYesa"
+    "W7LKNJqCtdWIPnl8WxpP/spUFUTqBhuD8lfUaF16iirQYOG0DkOqjA+ZCbr2Qyp1pYMektOeX811KJbYoWa6wsOuwXe7"
+    "MPj4T/fqxau3e2N+SBB2Y8KSsuyLt42o7LQqyUKn385Pjkk31xoW6FG/B4VbFczMVCasYPmZ/rMzuI5OV2GJw69HP/0d"
+    "hojcqCgO1TqoUgU17hFdwwXRaS9Hb0Yv+r0Mzv35b1lGh7rRTgVd0mxFs84ttKa5szUtoVGFY6N2NaHSUmMD6RKSofGv"
+    "vd6zdFGv938MQ6+3T87iovRqSKoyyms4WTUrmldqQQyJITY0c+NqxVBgaUBGcF0RzLVeH/Zyv4Jr/aopeske3PHsGU1t"
+    "E5wqoH1GZzEYylPeRncmF7arPLrCQP25rUrtaKArr4EOBx0WfFlYwl+m0s89IURLBJd3t85+YTtN44OqKg/vrdWCJEfs"
+    "xt9ZCt8M1KV9iAKrEe/Ph+wzXKDCKKn5SEGanhwd7R+/o9FolJCU0wAX5JklWUEhH0rbyTX6FjZXq8cYG1L+tW+v+mOC"
+    "F7HqM3Cwgti/cmwn3xWF9tGl661zBV9gr3bOOqy/9q9MU8ZTeFxjv1rozXppmpBERplzZarO6RGdbL6LtSQCN7qx4rjJ"
+    "iqsr5QMJYBB0GIat7JxDDsUGUc/ZoW0nMd2YamebiEiazQVOfvwDp6bUfP61z6CD7teq6vRfz+HiK72CVlC4VQ7vAqDB"
+    "e/wEno+nslzy2XOEBUXQ1jR7rO3jG32x1LVaX5wDP3CWf2CRFdrjTHCLrtbyGsFAZJOlbOUkcgiunGngTANBplnskjN6"
+    "EkxI1UqZhk5OLz6cHOfkFUwW6HNSRTGQJz6hAsZHMwfs1iFHzzjbsKLY4oyaVeu0XUjCEEJc6rnqqrAnTMgYBYE1rDCH"
+    "Oqk8QchiBGtbatKgstU9NgrlnAER8gHPOnD+MPONkILXulFNofMRB2WpqzanG+uufBQipnA4ji2YH5fiRA2mGt+7K8Ix"
+    "FgAFbQvDLCpg9ZG9cyQUHl26yMgloKFv4f43exIdLhN+2xrBrl9zdaNvGZGU85ecddlHreCANf4GkALyC3hlAG6Dgn6Y"
+    "5LGcWrWMcpFdmxLUther1sp2GxAoL/y34CDA3VzNotZZVqvbLGHnOB8nnyH5m4KLQb6teReEf8sdiEkSzg7eAzB2PkcB"
+    "hDgkxQJGzhRqgPBjh5IaYCJbeMRMXggpwrcW8dmVglk2Uyij6xyS+H8U14F9zD3JJLdi3ceDPp5I5jMbJaK5z71UD9iz"
+    "kRc2KBJC0YrLtviHKTw3HMyddYUBwT6EEfYm29qS78UYel04eOKbHGkYdqTaVisnsYveg/k/xwPj4/2jg1/zWKIOGEYF"
+    "IO97vTv5QneJGZlmsai1kmS5692hnG/+Y/cLvL3bcDY/eYl1Dk7RrlFVjsV+Q10TqzGMWdMv2NGUzKSpWjKftNaFNZjQ"
+    "ISxGIvAVC+yY4EUagl3G+sw4Sww1lEWynoEAskQXwE+3U8LpL6JFFPyGBT/Kqju62DrxKCP5HsRXToFdnA8TBEFLgn3+"
+    "Iwp++xNLro1nSrwsdaubUjfFKurfAqww5oFi8RrjpffZlOgomfdxRYuyX74StYOpNYL6rboOurVcuLIs7RAo3sCjBRMU"
+    "S13L+SfLEexfclCi7fuoeZoFMGo5d2IDlZKE4saJwFagnKja4J1ctFytxb9l8XH/pZoDDpdI+bW+Keis7zAdVBL60pRI"
+    "Icb+EAgI0UmsRpREImksIYjExa0RFkvmIeHQ0uroxjk3PNDzzw5pg2gNt07JzsJ2VSlbZ5punAlBNxMYi/wA8UNbqahq"
+    "gdKUjHr9YgNu17UhuuzD/ZIG0+CqbEr/oPMPhx+OL/YmcOSl8DRbwTzl2egk781riaV2tWlUEnexWdEAQi4Ozo5+JCX2"
+    "mJEuejsrvswR9Jkz/g/w76EsvQU6Gj2JZgqdf1s7Ypux1U+O0N4f3Kq6rXYSabxnv2S0eK6x+U517ucZKPMRC7lYHkQG"
+    "zTL56FquXcCxfeJe0Hs68mr3jXFqInYArnwXV+wAKcYTLlY+prLQSMzFLFvpdRPS2JktuZSs8fOERunCRGgiabdmMsdB"
+    "pzP+jL2C6DTctCnQjYl3kKaQX95zJ/yd1k7GQUj7XRnOX4Y7RKIgV9a2Q3bzWv/JPRvwMPaQLCzXjqPp6RNGym04CmPV"
+    "il6MXn4n3Dycitt5oJ4x48uj2Pt00C52cRiBu5YbN3CtKQJ/YsrhKhKLKYMQJQwKp1buKVTwJZRdXzMazX81yshryrg5"
+    "UPUvBRrW70QEvdL+6Sl93j87PEdd54zheYhD37ZxdDPtLQmXMdWMU5+Idi+xk5w3saPBmedgsq3JO7aHPIQ+YYBM2PYG"
+    "BLs+nrWoA9/xMo/92MejL306PziTxLlCwC9O/nXAbddHu0BhWYMdMI+M6ymVKW6REINIPhUNWPsoYYmeT/M48WN/b2ug"
+    "hATicf+aG47daqMr4AwZZBlzjWQoGDDLnJ5zp7cHvQ/iFi5HzBFDYaVS8rSrZ8hOHt1T24aH0/N/04D7B7eQFgAtUd2F"
+    "DqzJtxUVphT0Vwtnu5bb74BWPxW72CINH0yufKMYHqe+7d3zcQoL97Yc4cJf89cn3JQsTgavGeIL3z6SKXr30KYdWr4x"
+    "nfPnFl8O5NcP2JhnaGDnqdtZWi/5g1bPMpdzm5+SjDPp3jMNvsMLnhGMmDOEfcIw28hnngq7aEbZEgQg/2DZjXQKit/O"
+    "+JeNnRYVFn/Oz6Y8AL47v4BtU37C4xrM2tIxf7BpM5hLuqUkC9iuw1Oayo0YPDAHzeQvd9O7lQsCl/OTT2fTAyYB0Y6p"
+    "ihv39W8wcby6j0DBX0bv8TLpue5xgrpKY2O0DmPAk9kUNUBroj3rmvd6J3GYfvB71s6AfDPf8y80P/jZQWbVUe9/dbov"
+    "aA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1487,6 +1510,17 @@ def copy(
     return {"sources": sources, "target": target, "verbose": verbose}
 
 
+def tally(
+    sources: list[TextIO],
+    blob: BinaryIO | None = None,
+) -> dict[str, int]:
+    """Count each file's lines (Click's `click.File`: the handler takes the files open)."""
+    counts = {each.name: len(each.readlines()) for each in sources}
+    if blob is not None:
+        counts["bytes"] = len(blob.read())
+    return counts
+
+
 # ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
 if TYPE_CHECKING:
@@ -1515,7 +1549,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
+    from typing import ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
     _Row = TypeVar("_Row")
@@ -4081,6 +4115,35 @@ class _Path(_Type):
     @staticmethod
     def check(value: object) -> bool:
         return isinstance(value, str)
+
+
+class _TextFile(_Type):
+    """A file the handler takes open (`TextIO`): its path until the handler runs (read,
+    checked, explained and recorded as text), opened then in the parameter's mode
+    (`execution/files._opening`); `-` is the standard stream."""
+
+    name = "textfile"
+    spellings = ("typing.TextIO",)
+    expected = "a file's path ('-': standard input or output)"
+    clispec = "path"
+    metavar = "FILE"
+
+    @staticmethod
+    def convert(value: object) -> str:
+        if isinstance(value, str) and value:
+            return value
+        raise _Invalid(_expected(_TextFile.expected, value))
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)  # NOTE: its path (never a result: read/annotations.py)
+
+
+class _BinaryFile(_TextFile):
+    """A file the handler takes open for bytes (`BinaryIO`)."""
+
+    name = "binaryfile"
+    spellings = ("typing.BinaryIO",)
 
 
 class _Any(_Type):
@@ -7201,6 +7264,69 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
     raise value
 
 
+# -- module: burgee.runtime.execution.files
+def _opening(
+    handler: Callable[..., Any], files: tuple[tuple[str, str, str, str | None], ...], awaited: bool
+) -> Callable[..., Any]:
+    """`handler`, given its file parameters open, closed after it returns (after its coroutine
+    ends: `awaited`). `files`, from its command's row: each one's name, the word that names it
+    in messages (its long flag, or its name), its mode (`open()`'s) and its encoding (None:
+    Python's)."""
+
+    def call(*args: Any, **given: Any) -> Any:
+        opened: list[Any] = []
+        try:
+            for name, label, mode, encoding in files:
+                value = given.get(name)
+                if isinstance(value, list):
+                    given[name] = [_open(each, label, mode, encoding, opened) for each in value]
+                elif value is not None:
+                    given[name] = _open(value, label, mode, encoding, opened)
+            result = handler(*args, **given)
+        except BaseException:
+            _close(opened)
+            raise
+        if awaited:
+            return _closing(result, opened)
+        _close(opened)
+        return result
+
+    return call
+
+
+def _open(path: str, label: str, mode: str, encoding: str | None, opened: list[Any]) -> Any:
+    """`path` opened in `mode` (`-`: the standard stream, left open)."""
+    if path == "-":
+        stream: Any = sys.stdin if "r" in mode else sys.stdout
+        if "b" not in mode:
+            return stream
+        binary = getattr(stream, "buffer", None)
+        if binary is None:
+            raise UsageError(f"{label}: '-' takes text here, not bytes: give a file's path")
+        return binary
+    try:
+        handle = open(path, mode, encoding=None if "b" in mode else encoding)  # noqa: SIM115
+    except OSError as error:
+        raise UsageError(f"{label}: {path!r}: {error.strerror or error}") from None
+    opened.append(handle)
+    return handle
+
+
+def _close(opened: list[Any]) -> None:
+    for handle in opened:
+        try:
+            handle.close()
+        except OSError:
+            pass  # NOTE: a write the disk refused at close is the handler's to have flushed
+
+
+async def _closing(work: Coroutine[Any, Any, Any], opened: list[Any]) -> Any:
+    try:
+        return await work
+    finally:
+        _close(opened)
+
+
 # -- module: burgee.runtime.execution.table
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
@@ -7208,7 +7334,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
@@ -7241,7 +7367,12 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    handler = named.handler
+    opening = how.get("opening")
+    if opening is not None:
+        # NOTE: its files open just before it runs, closed after (`files._opening`).
+        handler = opening(handler, how["files"], "await_with" in how)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in each.options for each in inputs)
     build = _builder(inputs)
@@ -13815,6 +13946,10 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("target", (), "_Str", ..., (("metavar", "DST"), ("help", "Where to"))),
         ("verbose", ("-v", "--verbose"), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Say each file (default: off)"))),
     ), (("examples", ("clikit copy a.txt b.txt dest",)), ("effects", "non_idempotent"))),
+    "tally": (tally, "Count each file's lines (Click's `click.File`: the handler takes the files open).", ("map", _Int), (
+        ("sources", (), "_TextFile", ..., (("nargs", "+"), ("help", "The files to count ('-': standard input)"), ("many", True))),
+        ("blob", ("--blob",), "_BinaryFile", None, (("metavar", "FILE"), ("help", "A file counted in bytes"), ("nullable", True))),
+    ), (("examples", ("clikit tally notes.txt",)), ("opening", _opening), ("files", (("sources", "sources", "r", None), ("blob", "--blob", "rb", None))))),
 }
 # fmt: on
 
@@ -13847,6 +13982,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).",
         ),
         ("copy", "Copy files (argparse's `SRC... DST`: the last word is the target)."),
+        (
+            "tally",
+            "Count each file's lines (Click's `click.File`: the handler takes the files open).",
+        ),
     ),
 }
 
@@ -13888,6 +14027,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "export": ("export", False),
     "serve": ("serve", False),
     "copy": ("copy", False),
+    "tally": ("tally", False),
     "output": ("output", False),
 }
 
