@@ -52,9 +52,8 @@ def _document(name: str, program: Program) -> str:
 
 
 def _document_data(name: str, program: Program) -> bytes:
-    """A document's text as UTF-8 (`_document`), as written: a wide tool's `tools/list` goes
-    out as the bytes it was decompressed to (decoding it, then encoding its answer, made two
-    copies of 370 kB at 500 commands, each a fresh buffer: half a millisecond)."""
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
     listed = program.mcp_lists.get(name)
     if listed is not None:
         return listed.encode("utf-8")
@@ -108,9 +107,8 @@ def _input_part(path: str, parts: int) -> int:
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`), and only the part
-    that holds the command's line is decompressed (a wide tool's first `tools/call`
-    decompressed the whole 260 kB document at 500 commands)."""
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
     parts = _documents_index(program)[0].get("inputs")
     if parts is None:
         raise KeyError("inputs")

@@ -158,10 +158,8 @@ class _McpWire(_McpLoop):
             self.write(text)
 
     def reply(self, ident: str, result: str | bytes) -> None:
-        """Answer a request with its result: JSON text, or a document's bytes as they were
-        decompressed (`_mcp_page`), which go to stdout as they are: a wide tool's `tools/list`
-        (370 kB at 500 commands) decoded, joined into its answer and encoded again made three
-        fresh copies of it, a millisecond."""
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
         head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
         if isinstance(result, bytes):
             with self.lock:

@@ -541,10 +541,8 @@ def _pause_collector() -> "Callable[[], None]":
     the handlers, the tables: thousands of functions, classes and tuples that live as long as
     the process); return what resumes it, the objects made meanwhile moved to the oldest
     generation first, unwalked. A collector already off (or frozen objects, someone else's
-    choice; or no `gc.freeze`, as on PyPy) is left as it is. Should the module's own code
-    raise before its end (a handlers module whose import fails), the collector stays paused,
-    as Ctrl-C stays held: a run ends there; an importer that goes on after the error turns it
-    on again (`gc.enable()`)."""
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
     import gc
 
     frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
@@ -553,10 +551,9 @@ def _pause_collector() -> "Callable[[], None]":
     gc.disable()
 
     def resume() -> None:
-        # NOTE: a young collection would have walked everything made meanwhile, and each
-        # collection while the code was defined walked it again: 1.1 ms of a 500-command
-        # tool's 5 ms import. `freeze` then `unfreeze` moves it all to the oldest generation
-        # without a walk; a full collection sees it as usual.
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
         gc.freeze()
         gc.unfreeze()
         gc.enable()

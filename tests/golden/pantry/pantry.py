@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1567: the first handler from handlers.py
-#     line 1679: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14195: the tables (commands, groups, errors, result shapes)
+#     line 1564: the first handler from handlers.py
+#     line 1676: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 14188: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -1168,10 +1168,8 @@ def _pause_collector() -> Callable[[], None]:
     the handlers, the tables: thousands of functions, classes and tuples that live as long as
     the process); return what resumes it, the objects made meanwhile moved to the oldest
     generation first, unwalked. A collector already off (or frozen objects, someone else's
-    choice; or no `gc.freeze`, as on PyPy) is left as it is. Should the module's own code
-    raise before its end (a handlers module whose import fails), the collector stays paused,
-    as Ctrl-C stays held: a run ends there; an importer that goes on after the error turns it
-    on again (`gc.enable()`)."""
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
     import gc
 
     frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
@@ -1180,10 +1178,9 @@ def _pause_collector() -> Callable[[], None]:
     gc.disable()
 
     def resume() -> None:
-        # NOTE: a young collection would have walked everything made meanwhile, and each
-        # collection while the code was defined walked it again: 1.1 ms of a 500-command
-        # tool's 5 ms import. `freeze` then `unfreeze` moves it all to the oldest generation
-        # without a walk; a full collection sees it as usual.
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
         gc.freeze()
         gc.unfreeze()
         gc.enable()
@@ -8765,9 +8762,8 @@ def _document(name: str, program: Program) -> str:
 
 
 def _document_data(name: str, program: Program) -> bytes:
-    """A document's text as UTF-8 (`_document`), as written: a wide tool's `tools/list` goes
-    out as the bytes it was decompressed to (decoding it, then encoding its answer, made two
-    copies of 370 kB at 500 commands, each a fresh buffer: half a millisecond)."""
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
     listed = program.mcp_lists.get(name)
     if listed is not None:
         return listed.encode("utf-8")
@@ -8821,9 +8817,8 @@ def _input_part(path: str, parts: int) -> int:
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`), and only the part
-    that holds the command's line is decompressed (a wide tool's first `tools/call`
-    decompressed the whole 260 kB document at 500 commands)."""
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
     parts = _documents_index(program)[0].get("inputs")
     if parts is None:
         raise KeyError("inputs")
@@ -12169,10 +12164,8 @@ class _McpWire(_McpLoop):
             self.write(text)
 
     def reply(self, ident: str, result: str | bytes) -> None:
-        """Answer a request with its result: JSON text, or a document's bytes as they were
-        decompressed (`_mcp_page`), which go to stdout as they are: a wide tool's `tools/list`
-        (370 kB at 500 commands) decoded, joined into its answer and encoded again made three
-        fresh copies of it, a millisecond."""
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
         head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
         if isinstance(result, bytes):
             with self.lock:
