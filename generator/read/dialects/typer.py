@@ -168,6 +168,8 @@ class TyperReading:
                         self.reading.error(keyword.value, f"{keyword.arg}= must be a literal")
                 elif keyword.arg == "cls":
                     self.reading.error(keyword.value, "a custom command class is not supported")
+                elif keyword.arg == "invoke_without_command":
+                    self.reading.without_command(keyword)
             self.read_params(found)
             if target.attr == "callback":
                 self.reading.shared(found.params)
