@@ -8,6 +8,7 @@ and a cache that cannot be written costs nothing but the compile.
 
 from __future__ import annotations
 
+import ast
 import gc
 import json
 import os
@@ -1000,6 +1001,7 @@ def test_a_generated_tool_answers_a_ctrl_c_during_its_start(tmp_path: Path, kill
 
 
 FROZEN_HANDLERS = '''
+import ast
 import gc
 
 from burgee import command, program
@@ -1105,3 +1107,62 @@ def test_without_a_home_the_cache_is_never_the_working_directory(
     found = boot._cache_directory()
     assert found is not None and Path(found).parent == tmp_path / "tmp"
     assert not (tmp_path / "~").exists()
+
+
+#: The bench's one-command program (bench/programs.py, `burgee_handlers(1)`).
+_ONE_COMMAND = '''\
+"""Hello: 1 commands."""
+
+from burgee import command, program
+
+program(name="hello", version="1.0.0")
+
+
+@command(effects="read_only")
+def greet(name: str, count: int = 1, shout: bool = False) -> str:
+    """Say hello."""
+    text = f"Hello, {name}!"
+    return text.upper() if shout else text
+'''
+
+
+def _plain_part(source: str) -> str:
+    """What Python compiles on every run of a script besides the handlers' code and the
+    string literals: the text before the code's string, without the handlers' section and
+    the encoded documents (`_DATA`)."""
+    plain = source[: source.rindex("\n" + boot._CODE_OPEN)]
+    before, _, rest = plain.partition("\n# ---- From ")
+    plain = before + rest[rest.index("\n# ---- ") :]
+    data = plain.index("\n_DATA = (")
+    return plain[:data] + plain[plain.index("\n)\n", data) + 2 :]
+
+
+def test_a_script_compiles_little_besides_its_handlers(tmp_path: Path) -> None:
+    """Issue 49: Python compiles a script's whole text on every run; what is not the
+    handlers' code (the start-up code, the type checkers' stubs) stays small."""
+    source = generate(tmp_path, _ONE_COMMAND).read_text(encoding="utf-8")
+    plain = _plain_part(source)
+    # NOTE: the tables are in the string: the stubs are of what the handlers' code uses
+    # and a user's tests call (`invoke`, `Context`), not of what only the tables name.
+    assert "def _from_row(" not in plain
+    assert "class _Command" not in plain
+    assert len(plain) <= 20_000, len(plain)
+    assert plain.count("\n") <= 500, plain.count("\n")
+
+
+def test_a_one_command_tool_is_at_most_480_kb(tmp_path: Path) -> None:
+    """Issue 49's size goal (bench `gen`, 1 command); the runtime in the string carries no
+    docstrings: nothing reads them (`python -OO` would drop them too), a reader has burgee's
+    source (each module begins `# -- module: burgee.runtime.NAME`)."""
+    path = generate(tmp_path, _ONE_COMMAND)
+    assert path.stat().st_size <= 480 * 1024, path.stat().st_size
+    source = path.read_text(encoding="utf-8")
+    at = source.rindex("\n" + boot._CODE_OPEN) + len(boot._CODE_OPEN) + 1
+    tree = ast.parse(source[at : source.index("'''", at)])
+    documented = [
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and ast.get_docstring(node, clean=False) is not None
+    ]
+    assert documented == []

@@ -108,12 +108,15 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
     checking_code: list[str] = []
     for module, chunk in chosen:
         if chunk.text.startswith("\t"):
-            if chunk.text[1:] not in checking_code:
-                checking_code.append(chunk.text[1:])
+            text = chunk.text[1:] if plain else chunk.bare[1:]
+            if text not in checking_code:
+                checking_code.append(text)
         elif module == BOOT:
             boot.append(chunk.text)
         else:
-            (head if module in HEAD else tail).add(chunk.text, section.get(id(chunk), ""), module)
+            # NOTE: the string carries the code without its documentation (`catalog.bare`).
+            text = chunk.text if plain else chunk.bare
+            (head if module in HEAD else tail).add(text, section.get(id(chunk), ""), module)
     imports: list[str] = []
     checking: list[str] = []
     for module in (BOOT, *HEAD, *TAIL):

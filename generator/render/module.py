@@ -550,10 +550,13 @@ def render(
     data = _data(program, mcp.tools_json, completion.pop("documents"))  # type: ignore[arg-type]
     roots = _runtime_roots(program, rows, completion, plain=plain)
     joined = join(roots, plain=plain)
+    # NOTE: in the default form the tables are in the string: type checkers need stubs only
+    # of the runtime names the module's ordinary code uses.
+    own = roots if plain else _own_roots(program, rows)
     if not plain:
         # NOTE: the tables are a section of the compiled-once code, run where they stood.
         joined = replace(joined, lazy=dict(sorted({**joined.lazy, "tables": ("_tables",)}.items())))
-    blocks = placed(program, joined, roots, plain=plain)
+    blocks = placed(program, joined, own, plain=plain)
     errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
@@ -685,16 +688,32 @@ def _data(program: Program, mcp_tools: str, completion_documents: dict[str, str]
     )
 
 
+def _own_code(program: Program, rows: _Rows) -> list[str]:
+    """The code of the module's own the default form keeps out of the string: the handlers'
+    imports, the aliases of runtime names and the record converters (the handlers' own code
+    is in `program.user_code`)."""
+    return [
+        *third_party(program, program.user_imports)[1],
+        deferred_imports(program)[0],
+        *(f"{local} = {api}" for local, api in program.aliases),
+        *rows.converters,
+    ]
+
+
+def _own_roots(program: Program, rows: _Rows) -> set[str]:
+    """The runtime's names the default form's ordinary code uses, which type checkers and
+    linters must see stubbed (`placed_imports.PUBLIC` adds what a user's tests call)."""
+    roots = {"main", "asgi"} | generated_names("\n\n".join(_own_code(program, rows)))
+    return (roots | code_names(program.user_code)) - (FREE_NAMES - set(program.kept))
+
+
 def _runtime_roots(
     program: Program, rows: _Rows, completion: dict[str, Any], *, plain: bool
 ) -> set[str]:
     """The runtime's names the tool starts from: the names the program's own code uses
     decide which parts of the runtime it gets."""
     own = [
-        *third_party(program, program.user_imports)[1],
-        deferred_imports(program)[0],
-        *(f"{local} = {api}" for local, api in program.aliases),
-        *rows.converters,
+        *_own_code(program, rows),
         "x = {" + "\n".join(rows.commands) + "}",
         # NOTE: the rows name their converters as data; as code, they say what the tool needs.
         *(_converter_code(p) for c in program.commands for p in c.inputs),

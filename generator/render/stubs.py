@@ -287,17 +287,31 @@ def _class(node: ast.ClassDef) -> ast.ClassDef:
     record = _is_record(node)
     body: list[ast.stmt] = []
     for item in node.body:
-        body.extend(_member(item, node, record))
+        body.extend(m for m in _member(item, node, record) if record or _public(m))
     methods = {i.name for i in node.body if isinstance(i, ast.FunctionDef | ast.AsyncFunctionDef)}
     declared = _declared(node) | methods
     attributes = [
         _variable(name, annotation, None)
         for name, annotation in _instance_attributes(node)
-        if name not in declared and name not in _inherited(node)
+        if name not in declared and name not in _inherited(node) and _public_name(name)
     ]
     stub = copy.copy(node)
     stub.body = [*attributes, *body] or [ast.Expr(value=_ELLIPSIS)]
     return stub
+
+
+def _public(member: ast.stmt) -> bool:
+    """Whether a class's member is for its users: the runtime's own (`_name`) are left out of
+    its stub (Python parses a script's stubs on every run; a dunder stays)."""
+    if isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name):
+        return _public_name(member.target.id)
+    if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return _public_name(member.name)
+    return True
+
+
+def _public_name(name: str) -> bool:
+    return not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
 
 
 def _is_record(node: ast.ClassDef) -> bool:
