@@ -304,13 +304,17 @@ def parse(module: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
     return found
 
 
+#: What a stored entry holds: a new one whenever `_parse` writes its chunks otherwise.
+_FORMAT = 2
+
+
 def _entry(module: str, text: str) -> str | None:
     from burgee.runtime.start.boot import _cache_directory
 
     directory = _cache_directory()
     if directory is None:
         return None
-    digest = hashlib.sha256(f"{sys.version}\0{text}".encode()).hexdigest()[:24]
+    digest = hashlib.sha256(f"{sys.version}\0{_FORMAT}\0{text}".encode()).hexdigest()[:24]
     return os.path.join(directory, f"catalog-{module}-{digest}.json")
 
 

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1043: the first handler from handlers.py
 #     line 1107: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11593: the tables (commands, groups, errors, result shapes)
+#     line 11633: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -1116,6 +1116,46 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
+
+    _F = TypeVar("_F")
+    _Row = TypeVar("_Row")
+    _T = TypeVar("_T")
+    _E = TypeVar("_E", bound=enum.Enum)
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
+
+    class _Server(Protocol):
+        program: Program
+        lock: threading.Lock
+        config: str | None
+        session: str | None
+        version: str
+        elicits: bool
+        gone: bool
+        asked: int
+        inflight: dict[str, Any]
+        awaited: dict[str, tuple[Any, list[Any]]]
+        batches: dict[int, list[str]]
+        sinks: dict[int, Callable[[str | list[str]], None]]
+        streams: dict[int, Any]
+        unstreamed: set[int]
+
+        def thread(self) -> int: ...
+
+        def write(self, text: str) -> None: ...
+
+        def dumps(self, value: object) -> str: ...
+
+        def complete(self, result: str, meta: str = "") -> str: ...
+
+        def abandon(self) -> None: ...
+
+    class _WholeServer(_Server, Protocol):
+        def read(self, message: object) -> None: ...
+
+    _Answer = tuple[int, str | list[str], dict[str, str]]
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
