@@ -191,6 +191,9 @@ def test_a_class_stub_shows_what_its_users_call_not_the_runtime_own_members() ->
     assert "    def __init__(" in text
     assert "_answers" not in text
     assert "def _given" not in text
+    # NOTE: only `Context.__init__` names `Program`: the runtime makes one and passes it on.
+    assert "class Program: ...\n" in text
+    assert "    def __init__(self, command: str, json: bool, program: Program)" in text
 
 
 def test_the_program_own_names_can_be_left_to_the_caller() -> None:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1149: the first handler from handlers.py
-#     line 1214: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11967: the tables (commands, groups, errors, result shapes)
+#     line 1068: the first handler from handlers.py
+#     line 1133: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11886: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -136,88 +136,7 @@ if TYPE_CHECKING:
 
         def close(self) -> None: ...
 
-    class Program:
-        name: str
-        version: str
-        distribution: str
-        version_short: str
-        description: str
-        requires_python: str
-        debug_env: str
-        group_help: dict[str, str]
-        commands: dict[str, tuple[Any, ...]]
-        groups: dict[str, tuple[tuple[str, str], ...]]
-        aliases: dict[str, str]
-        root: str
-        root_mode: str
-        errors: dict[str, tuple[int, str]]
-        exit_codes: dict[str, int]
-        outcomes: dict[str, tuple[int, str]]
-        shadows: dict[str, tuple[str, ...]]
-        shared: dict[str, dict[str, int]]
-        records: dict[str, tuple[dict[str, Any], tuple[str, ...]]]
-        max_output: int | None
-        config: bool
-        data: str
-        mcp_lists: dict[str, str]
-        mcp_names: dict[str, tuple[str, bool]]
-        prompts: dict[str, Any]
-        resources: dict[str, tuple[str | None, Any]]
-        mcp_extra: dict[str, Any]
-        mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
-        media: tuple[Any, ...]
-        extra_commands: dict[str, tuple[str, Any]]
-        frameworks: Callable[..., object] | None
-        import_handlers: Callable[[], None] | None
-        free_completers: frozenset[str]
-        completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
-        complete_values: Callable[[list[str], Program], list[str]]
-
-        def __init__(
-            self,
-            *,
-            name: str,
-            version: str,
-            version_short: str,
-            distribution: str,
-            description: str,
-            requires_python: str,
-            debug_env: str,
-            group_help: dict[str, str],
-            commands: dict[str, tuple[Any, ...]],
-            groups: dict[str, tuple[tuple[str, str], ...]],
-            aliases: dict[str, str],
-            root: str,
-            root_mode: str,
-            errors: dict[str, tuple[int, str]],
-            exit_codes: dict[str, int],
-            outcomes: dict[str, tuple[int, str]],
-            shadows: dict[str, tuple[str, ...]],
-            shared: dict[str, dict[str, int]],
-            records: dict[str, tuple[dict[str, Any], tuple[str, ...]]],
-            max_output: int | None,
-            config: bool,
-            data: str,
-            mcp_lists: dict[str, str],
-            mcp_names: dict[str, tuple[str, bool]],
-            prompts: dict[str, Any],
-            resources: dict[str, tuple[str | None, Any]],
-            mcp_extra: dict[str, Any],
-            mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
-            media: tuple[Any, ...],
-            extra_commands: dict[str, tuple[str, Any]],
-            frameworks: Callable[..., object] | None,
-            import_handlers: Callable[[], None] | None,
-            free_completers: frozenset[str],
-            completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
-            complete_values: Callable[[list[str], Program], list[str]],
-        ) -> None: ...
-
-        def __setattr__(self, name: str, value: object) -> None: ...
-
-        def __delattr__(self, name: str) -> None: ...
-
-        def __repr__(self) -> str: ...
+    class Program: ...
 
     def _run_models(namespace: dict[str, Any]) -> None: ...
 
