@@ -47,12 +47,13 @@ from burgee.runtime.catalog import (
     SECTIONS,
     TAIL,
     Chunk,
+    bare,
     dotted,
     names_used,
     parse,
     stand_ins,
 )
-from burgee.runtime.start.boot import SECTION_BEGIN, SECTION_END
+from burgee.runtime.start.boot import _START, SECTION_BEGIN, SECTION_END
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,9 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
                 kept.add(id(chunk))
                 wanted.extend(chunk.uses)
     chosen = [(m, c) for m, c in every if id(c) in kept]
-    section, lazy = ({}, {}) if plain else _sections(chosen, roots)
-    head, tail = _Layout(), _Layout()
+    # NOTE: the start-up code's own section (`boot._missed`) runs by no stand-in.
+    section, lazy = ({}, {}) if plain else _sections([p for p in chosen if p[0] != BOOT], roots)
+    head, tail, start = _Layout(), _Layout(), _Layout()
     boot: list[str] = []
     checking_code: list[str] = []
     for module, chunk in chosen:
@@ -111,6 +113,8 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
             text = chunk.text[1:] if plain else chunk.bare[1:]
             if text not in checking_code:
                 checking_code.append(text)
+        elif module == BOOT and not plain and chunk.binds & _on_a_miss():
+            start.add(bare(chunk.text), _START, module)
         elif module == BOOT:
             boot.append(chunk.text)
         else:
@@ -127,7 +131,7 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
             if found.text not in target:
                 target.append(found.text)
     return Joined(
-        head=head.text(),
+        head="\n\n\n".join(text for text in (start.text(), head.text()) if text),
         tail=tail.text(),
         imports=tuple(imports),
         checking=tuple(checking + checking_code),
@@ -135,6 +139,12 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
         lazy=lazy,
         bound=frozenset(name for _, chunk in chosen for name in chunk.binds),
     )
+
+
+def _on_a_miss() -> set[str]:
+    """The start-up code only a run the cache cannot answer needs: its header puts it in
+    section `start` of the tool's code (`boot._missed`)."""
+    return {name.partition(".")[2] for name in SECTIONS if name.startswith(f"{BOOT}.")}
 
 
 def _unquoted(chunk: Chunk) -> Chunk:

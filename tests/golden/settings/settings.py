@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 981: the first handler from handlers.py
-#     line 1061: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11559: the tables (commands, groups, errors, result shapes)
+#     line 904: the first handler from handlers.py
+#     line 984: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11591: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -214,6 +214,11 @@ SECTION_END = "# ---- burgee: end of "
 SECTION_AFTER = ", after "
 
 
+#: The section of a tool's code that holds the start-up code only a run the cache cannot
+#: answer needs (`_missed`).
+_START = "start"
+
+
 def _cache_directory() -> str | None:
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
@@ -335,50 +340,6 @@ def _key(path: str) -> tuple[str, str] | None:
     return where.hex(), where.hex() + "-" + what.hex()
 
 
-def _pieces(code: str) -> dict[str, str]:
-    """The code that always runs (under "") and each section's, every piece as many lines
-    long as `code`, with the other pieces' lines left empty."""
-    spans: list[tuple[str, int, int]] = []
-    at = 0
-    while True:
-        begin = code.find("\n" + SECTION_BEGIN, at)
-        if begin < 0:
-            break
-        start = begin + 1 + len(SECTION_BEGIN)
-        close = code.find(" ----\n", start)
-        name = code[start:close].partition(SECTION_AFTER)[0]
-        end = code.find(f"\n{SECTION_END}{name} ----", close)
-        if close < 0 or end < 0:
-            break  # NOTE: a marker edited away: the rest runs at once, as plain code would
-        end = code.find("\n", end + 1)
-        end = len(code) if end < 0 else end
-        spans.append((name, begin + 1, end))
-        at = end
-    if not spans:
-        return {"": code}
-    owners = {name for name, _, _ in spans}
-    pieces: dict[str, list[str]] = {name: [] for name in ("", *owners)}
-    at = 0
-    for name, begin, end in [*spans, ("", len(code), len(code))]:
-        for segment, owner in ((code[at:begin], ""), (code[begin:end], name)):
-            blank = "\n" * segment.count("\n")
-            for piece, parts in pieces.items():
-                parts.append(segment if piece == owner else blank)
-        at = end
-    return {name: "".join(parts) for name, parts in pieces.items()}
-
-
-def _order(code: str) -> dict[str, str]:
-    """Each section that needs another to have run first (its opening line says
-    `, after NAME`) -> that section."""
-    order = {}
-    for line in code.split("\n" + SECTION_BEGIN)[1:]:
-        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
-        if after:
-            order[name] = first
-    return order
-
-
 def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
     """The module's text: read from the file (or from its loader: a zip archive has no file
     to open); None when neither has it."""
@@ -452,30 +413,25 @@ def _load_code(
                 return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
+    _missed(path, namespace)
+    return _compiled(path, namespace, directory, key, entry)
+
+
+def _missed(path: str, namespace: dict[str, Any]) -> None:
+    """Define the start-up code only a run the cache cannot answer needs: in a tool, the
+    section `start` of its code (see the module's docstring), compiled now."""
+    if "_compiled" in globals():
+        return  # NOTE: burgee's own module, or a tool that has run it already
     code, padding = _source(path, namespace)
-    pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
-    order = _order(code)
-    hot = _compile(pieces.pop(""), path)
-    if directory is None or key is None or not _may_write():
-        return hot, pieces, order
-    compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
-    return hot, compiled, order
-
-
-def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
-    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
-    always runs, where each section is after the head (offset, length, digest) and `order`;
-    then each section's marshalled code, read and checked only when it runs."""
-    import marshal
-
-    index = {}
-    at = 0
-    for section, data in sections.items():
-        index[section] = (at, len(data), _digest(data))
-        at += len(data)
-    head = _sealed(name, marshal.dumps((hot, index, order)))
-    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+    begin = code.find(f"\n{SECTION_BEGIN}{_START} ----\n")
+    end = code.find(f"\n{SECTION_END}{_START} ----", begin)
+    if begin < 0 or end < 0:
+        raise SystemExit(
+            f"{namespace.get('PROGRAM_NAME', path)}: cannot start: the section {_START!r} of the "
+            f"code of {path} is not there (edited away); regenerate the tool"
+        )
+    piece = padding + "\n" * code.count("\n", 1, begin + 1) + code[begin + 1 : end]
+    exec(_compile(piece, path), globals())  # noqa: S102
 
 
 def _used(stream: BinaryIO) -> None:
@@ -525,12 +481,6 @@ def _digest(data: bytes | memoryview) -> bytes:
     return _imp.source_hash(_DIGEST_KEY, data)
 
 
-def _sealed(name: str, data: bytes) -> bytes:
-    """An entry as written: the digest of the rest, the entry's name, then `data`."""
-    body = name.encode() + b"\0" + data
-    return _digest(body) + body
-
-
 def _unsealed(name: str, entry: bytes) -> memoryview | None:
     """The data of an entry read back; None when its digest or its name is not right (a bit
     flipped on disk, a file cut short, another file's entry under this name)."""
@@ -544,34 +494,6 @@ def _unsealed(name: str, entry: bytes) -> memoryview | None:
 def _may_write() -> bool:
     """False under `python -B` (see the module's docstring for PYTHONDONTWRITEBYTECODE)."""
     return not sys.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
-
-
-def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
-    recently (`_used`); quietly, whatever happens."""
-    temporary = f"{entry}.{os.getpid()}.tmp"
-    try:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
-        # NOTE: a new file of this user's alone (O_EXCL: never through what is there).
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-        with open(os.open(temporary, flags, 0o600), "wb") as out:
-            out.write(data)
-        os.replace(temporary, entry)
-        kept = []
-        for name in os.listdir(directory):
-            path = os.path.join(directory, name)
-            if name.startswith(prefix + "-") and path != entry:
-                os.unlink(path)
-            elif name.endswith(".code") and path != entry:
-                kept.append((os.lstat(path).st_mtime_ns, path))
-        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
-            os.unlink(path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
 
 
 def _boot(
@@ -675,6 +597,7 @@ def _stand_ins(
                 code = _stored_section(piece)
                 if code is None:
                     # NOTE: the entry changed or broke since its head was read: from the file.
+                    _missed(path, namespace)
                     text, padding = _source(path, namespace)
                     code = _compile(padding + _pieces(text)[section][1:], path)
             elif isinstance(piece, str):
@@ -1110,6 +1033,115 @@ if TYPE_CHECKING:
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
+
+
+# ---- burgee: loaded on first use: start ----
+# -- module: burgee.runtime.start.boot
+def _pieces(code: str) -> dict[str, str]:
+    spans: list[tuple[str, int, int]] = []
+    at = 0
+    while True:
+        begin = code.find("\n" + SECTION_BEGIN, at)
+        if begin < 0:
+            break
+        start = begin + 1 + len(SECTION_BEGIN)
+        close = code.find(" ----\n", start)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
+        if close < 0 or end < 0:
+            break  # NOTE: a marker edited away: the rest runs at once, as plain code would
+        end = code.find("\n", end + 1)
+        end = len(code) if end < 0 else end
+        spans.append((name, begin + 1, end))
+        at = end
+    if not spans:
+        return {"": code}
+    owners = {name for name, _, _ in spans}
+    pieces: dict[str, list[str]] = {name: [] for name in ("", *owners)}
+    at = 0
+    for name, begin, end in [*spans, ("", len(code), len(code))]:
+        for segment, owner in ((code[at:begin], ""), (code[begin:end], name)):
+            blank = "\n" * segment.count("\n")
+            for piece, parts in pieces.items():
+                parts.append(segment if piece == owner else blank)
+        at = end
+    return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
+
+
+def _compiled(
+    path: str,
+    namespace: dict[str, Any],
+    directory: str | None,
+    key: tuple[str, str] | None,
+    entry: str,
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    import marshal
+
+    code, padding = _source(path, namespace)
+    pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    pieces.pop(_START, None)  # NOTE: defined already (`_missed`), and never by a stand-in
+    order = _order(code)
+    hot = _compile(pieces.pop(""), path)
+    if directory is None or key is None or not _may_write():
+        return hot, pieces, order
+    compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _sealed(name: str, data: bytes) -> bytes:
+    body = name.encode() + b"\0" + data
+    return _digest(body) + body
+
+
+def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
+    temporary = f"{entry}.{os.getpid()}.tmp"
+    try:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
+        # NOTE: a new file of this user's alone (O_EXCL: never through what is there).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with open(os.open(temporary, flags, 0o600), "wb") as out:
+            out.write(data)
+        os.replace(temporary, entry)
+        kept = []
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if name.startswith(prefix + "-") and path != entry:
+                os.unlink(path)
+            elif name.endswith(".code") and path != entry:
+                kept.append((os.lstat(path).st_mtime_ns, path))
+        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
+            os.unlink(path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+# ---- burgee: end of start ----
 
 
 # -- module: burgee.runtime.core.errors
