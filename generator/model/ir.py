@@ -259,6 +259,8 @@ class Param(Node):
     shadows: bool = False
     #: `Argument(passthrough=True)`: every word from its first one is its, flags included.
     passthrough: bool = False
+    #: `case_sensitive=False`: a choice (a Literal's, an Enum's) is taken in any case.
+    case_sensitive: bool = True
     #: A bool option's flags that set it False: None for the usual `--no-` form of its long
     #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
     off: tuple[str, ...] | None = None

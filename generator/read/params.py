@@ -221,6 +221,13 @@ def _param_type(
             "it takes the words as they are given",
         )
         return None
+    if settings.get("case_sensitive") is False and not _has_choices(type_ref):
+        reader.error(
+            written["case_sensitive"],
+            f"case_sensitive=False of {name!r} needs a Literal or an Enum (a list or a tuple "
+            f"of one), not {type_ref.source}: it is about which choice a word names",
+        )
+        return None
     if settings.get("secret"):
         unfit = not_text(type_ref)
         if unfit is not None:
@@ -232,6 +239,13 @@ def _param_type(
             )
             return None
     return type_ref
+
+
+def _has_choices(ref: TypeRef) -> bool:
+    """Whether a value of `ref` is, or holds, a Literal's or an Enum's choice."""
+    if ref.kind in ("choice", "enum"):
+        return True
+    return any(_has_choices(item) for item in (*ref.items, *([ref.item] if ref.item else [])))
 
 
 def _param_default(
@@ -330,6 +344,7 @@ def _param_from_settings(
         default_factory=settings.get("default_factory"),  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
         passthrough=settings.get("passthrough") is True,
+        case_sensitive=settings.get("case_sensitive") is not False,
         off=off,
         metavar=word,  # type: ignore[arg-type]
         nargs=nargs,

@@ -404,8 +404,7 @@ class ClickReading:
             param.type = f"_Literal[{', '.join(repr(c) for c in choices)}]"
             for keyword in node.keywords:
                 if keyword.arg == "case_sensitive":
-                    reading.warn(keyword, "case_sensitive=False: the tool's choices are "
-                                 "matched exactly")  # fmt: skip
+                    param.case_sensitive = reading.truth(keyword.value, "case_sensitive", True)
         elif (name in ("Path", "File") and isinstance(node, ast.Call)) or name in ("Path", "File"):
             param.type = "str"
             if name == "File":

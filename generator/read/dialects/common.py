@@ -88,6 +88,8 @@ class Param:
     path: dict[str, object] = field(default_factory=dict)
     #: Click's `callback=` as written: run after parsing, first in the command's body.
     callback: str | None = None
+    #: `Choice(case_sensitive=False)` (Typer's `case_sensitive=False`): a choice in any case.
+    case_sensitive: bool = True
 
 
 class Reading:
@@ -126,6 +128,18 @@ class Reading:
 
     def code(self, node: ast.AST) -> str:
         return self.text.code(node)
+
+    def truth(self, node: ast.expr, key: str, otherwise: bool) -> bool:
+        """A setting's True or False (`case_sensitive=False`); one computed when the program
+        runs is an error, and the setting keeps `otherwise`."""
+        try:
+            value = self.fold(node)
+        except Unreadable:
+            value = None
+        if isinstance(value, bool):
+            return value
+        self.error(node, f"{key}= computed when the program runs: write True or False")
+        return otherwise
 
     def fold(self, node: ast.expr) -> object:
         """A value known before the program runs: a literal, a module-level constant, and

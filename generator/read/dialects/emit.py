@@ -48,6 +48,8 @@ def _marker_args(param: Param) -> list[str]:
     elif param.metavar:
         args.append(f"metavar={param.metavar!r}")
     args += [f"{key}={value!r}" for key, value in param.path.items()]
+    if not param.case_sensitive:
+        args.append("case_sensitive=False")
     if param.argument:
         return args
     if param.envvar:

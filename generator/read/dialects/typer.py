@@ -300,7 +300,7 @@ class TyperReading:
             elif key == "default_factory":
                 param.default_factory = reading.code(value)
             elif key == "case_sensitive":
-                reading.warn(value, "case_sensitive=False: the tool's choices are matched exactly")
+                param.case_sensitive = reading.truth(value, "case_sensitive", True)
             elif key in PATH_CHECKS:
                 if not reading.path_check(param, key, value):
                     return False
