@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1009: the first handler from commands.py
-#     line 1260: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11875: the tables (commands, groups, errors, result shapes)
+#     line 1019: the first handler from commands.py
+#     line 1270: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11885: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -24,6 +24,16 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

@@ -1147,8 +1147,8 @@ def test_a_script_compiles_little_besides_its_handlers(tmp_path: Path) -> None:
     # and a user's tests call (`invoke`, `Context`), not of what only the tables name.
     assert "def _from_row(" not in plain
     assert "class _Command" not in plain
-    assert "def _store(" not in plain
-    assert "def _pieces(" not in plain
+    assert "\ndef _store(" not in plain
+    assert "\ndef _pieces(" not in plain
     # NOTE: what compiling costs is the code's nodes (docstrings and comments are only read):
     # 6,300 with the runtime's stubs whole and the start-up code for a cache miss.
     nodes = sum(1 for _ in ast.walk(ast.parse(plain)))

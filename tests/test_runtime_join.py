@@ -13,6 +13,7 @@ from burgee.runtime.catalog import (
     BOOT,
     HEAD,
     TAIL,
+    bare,
     generated_names,
     names_used,
     parse,
@@ -172,4 +173,41 @@ def test_generated_names_keeps_dict_keys_slices_and_the_name_after_an_ellipsis()
     # only keeps a definition in.
     assert {"y", "b", "foo"} <= generated_names(
         'd = {"a": x, y: z}\nx[a, b:c]\nf = ...\nfoo(bar)\n'
+    )
+
+
+def test_the_string_carries_the_code_without_its_documentation() -> None:
+    """`catalog.bare`: docstrings and `#:` comments go, each with its lines (a body that was
+    only a docstring holds `...`); the `# NOTE:` comments, and a string that is code, stay."""
+    code = '''\
+#: What it is.
+LIMIT = 3
+
+
+class Empty(Exception):
+    """Only a docstring."""
+
+
+def f(x: int) -> str:
+    """What f does,
+    on two lines."""
+    # NOTE: why it is so.
+    text = """not a docstring"""
+    return text  #: a trailing one stays
+'''
+    assert (
+        bare(code)
+        == '''\
+LIMIT = 3
+
+
+class Empty(Exception):
+    ...
+
+
+def f(x: int) -> str:
+    # NOTE: why it is so.
+    text = """not a docstring"""
+    return text  #: a trailing one stays
+'''
     )

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 967: the first handler from handlers.py
-#     line 1073: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11687: the tables (commands, groups, errors, result shapes)
+#     line 977: the first handler from handlers.py
+#     line 1083: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11697: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -28,6 +28,16 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import CodeType
     from typing import Any, BinaryIO, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 933: the first handler from handlers.py
-#     line 1045: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11704: the tables (commands, groups, errors, result shapes)
+#     line 943: the first handler from handlers.py
+#     line 1055: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11714: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -28,6 +28,16 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

@@ -44,6 +44,7 @@ from burgee.runtime.catalog import (
     ALWAYS,
     BOOT,
     HEAD,
+    ON_A_MISS,
     SECTIONS,
     TAIL,
     Chunk,
@@ -113,7 +114,7 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
             text = chunk.text[1:] if plain else chunk.bare[1:]
             if text not in checking_code:
                 checking_code.append(text)
-        elif module == BOOT and not plain and chunk.binds & _on_a_miss():
+        elif module == BOOT and not plain and chunk.binds & ON_A_MISS:
             start.add(bare(chunk.text), _START, module)
         elif module == BOOT:
             boot.append(chunk.text)
@@ -139,12 +140,6 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
         lazy=lazy,
         bound=frozenset(name for _, chunk in chosen for name in chunk.binds),
     )
-
-
-def _on_a_miss() -> set[str]:
-    """The start-up code only a run the cache cannot answer needs: its header puts it in
-    section `start` of the tool's code (`boot._missed`)."""
-    return {name.partition(".")[2] for name in SECTIONS if name.startswith(f"{BOOT}.")}
 
 
 def _unquoted(chunk: Chunk) -> Chunk:

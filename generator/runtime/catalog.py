@@ -475,3 +475,6 @@ AFTER = _after()
 #: server's import of the tool finds it, and tells an ASGI 3 application by its being a
 #: coroutine function, which a section's stand-in is not): they always run.
 ALWAYS = frozenset(name for d in declarations().values() for name in d.always)
+#: The start-up code only a run the cache cannot answer needs: `boot.py`'s header puts it in
+#: the section `start` of a tool's code, which `boot._missed` compiles on such a run.
+ON_A_MISS = frozenset(name.partition(".")[2] for name in SECTIONS if name.startswith(f"{BOOT}."))

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 941: the first handler from handlers.py
-#     line 1092: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11907: the tables (commands, groups, errors, result shapes)
+#     line 951: the first handler from handlers.py
+#     line 1102: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11917: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -26,6 +26,16 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import CodeType
     from typing import Any, BinaryIO, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

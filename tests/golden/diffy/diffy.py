@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 848: the first handler from handlers.py
-#     line 889: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11451: the tables (commands, groups, errors, result shapes)
+#     line 858: the first handler from handlers.py
+#     line 899: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11461: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

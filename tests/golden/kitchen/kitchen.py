@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1080: the first handler from handlers.py
-#     line 1267: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12457: the tables (commands, groups, errors, result shapes)
+#     line 1090: the first handler from handlers.py
+#     line 1277: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12467: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -29,6 +29,16 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
     from uuid import UUID
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 925: the first handler from handlers.py
-#     line 983: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11879: the tables (commands, groups, errors, result shapes)
+#     line 935: the first handler from handlers.py
+#     line 993: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11889: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -22,6 +22,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 948: the first handler from handlers.py
-#     line 1060: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12109: the tables (commands, groups, errors, result shapes)
+#     line 958: the first handler from handlers.py
+#     line 1070: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12119: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -24,6 +24,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

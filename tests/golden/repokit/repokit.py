@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 892: the first handler from handlers.py
-#     line 977: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11780: the tables (commands, groups, errors, result shapes)
+#     line 902: the first handler from handlers.py
+#     line 987: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11790: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -24,6 +24,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 904: the first handler from handlers.py
-#     line 984: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11591: the tables (commands, groups, errors, result shapes)
+#     line 914: the first handler from handlers.py
+#     line 994: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11601: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -21,6 +21,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 991: the first handler from handlers.py
-#     line 1056: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11918: the tables (commands, groups, errors, result shapes)
+#     line 1001: the first handler from handlers.py
+#     line 1066: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11928: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -29,6 +29,16 @@ if TYPE_CHECKING:
     from typing import Annotated, Any, BinaryIO, NoReturn, TypeVar
 
     from pydantic import BaseModel, Field
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None

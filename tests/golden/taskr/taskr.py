@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 885: the first handler from handlers.py
-#     line 949: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11584: the tables (commands, groups, errors, result shapes)
+#     line 895: the first handler from handlers.py
+#     line 959: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11594: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -22,6 +22,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None
