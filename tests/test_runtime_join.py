@@ -177,8 +177,9 @@ def test_generated_names_keeps_dict_keys_slices_and_the_name_after_an_ellipsis()
 
 
 def test_the_string_carries_the_code_without_its_documentation() -> None:
-    """`catalog.bare`: docstrings and `#:` comments go, each with its lines (a body that was
-    only a docstring holds `...`); the `# NOTE:` comments, and a string that is code, stay."""
+    """`catalog.bare`: docstrings and `#:` comments go, each with its lines (a body that is
+    only a docstring keeps it: every line stays a line of the source); the `# NOTE:`
+    comments, and a string that is code, stay."""
     code = '''\
 #: What it is.
 LIMIT = 3
@@ -202,7 +203,7 @@ LIMIT = 3
 
 
 class Empty(Exception):
-    ...
+    """Only a docstring."""
 
 
 def f(x: int) -> str:

@@ -48,7 +48,6 @@ from burgee.runtime.catalog import (
     SECTIONS,
     TAIL,
     Chunk,
-    bare,
     dotted,
     names_used,
     parse,
@@ -115,7 +114,8 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
             if text not in checking_code:
                 checking_code.append(text)
         elif module == BOOT and not plain and chunk.binds & ON_A_MISS:
-            start.add(bare(chunk.text), _START, module)
+            # NOTE: as boot.py writes it (its lines lead to its source), without its docstrings.
+            start.add(chunk.bare, _START, module)
         elif module == BOOT:
             boot.append(chunk.text)
         else:

@@ -213,7 +213,7 @@ def _passed(node: ast.AST) -> set[str]:
 
 def _is_class(name: str) -> bool:
     bindings = _index().get(name)
-    return bool(bindings) and isinstance(bindings[0].node, ast.ClassDef)
+    return bindings is not None and isinstance(bindings[0].node, ast.ClassDef)
 
 
 def _loads(node: ast.AST) -> set[str]:

@@ -305,7 +305,7 @@ def parse(module: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
 
 
 #: What a stored entry holds: a new one whenever `_parse` writes its chunks otherwise.
-_FORMAT = 2
+_FORMAT = 3
 
 
 def _entry(module: str, text: str) -> str | None:
@@ -405,18 +405,19 @@ def _parse(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...
 
 
 def bare(text: str) -> str:
-    """A chunk's code without its documentation: its docstrings (a body that was only one
-    holds `...`) and its `#:` comments, each line that held one gone. Nothing reads them at
-    run time (`python -OO` drops docstrings too), and a script's whole text is read, tokenized
-    and parsed on every run; a reader has burgee's source, which each module's first line in
-    the tool names (`# -- module: burgee.runtime.NAME`). The `# NOTE:` comments stay."""
+    """A chunk's code without its documentation: its docstrings (but a body's only statement:
+    each line stays a line of the runtime's source, for a traceback's reader) and its `#:`
+    comments, each line that held one gone. Nothing reads them at run time (`python -OO` drops
+    docstrings too), and a script's whole text is read, tokenized and parsed on every run; a
+    reader has burgee's source, which each module's first line in the tool names (`# --
+    module: burgee.runtime.NAME`). The `# NOTE:` comments stay."""
     lines = text.split("\n")
     dropped: set[int] = set()
     for node in ast.walk(ast.parse(text)):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
         first = node.body[0]
-        if not (
+        if len(node.body) == 1 or not (
             isinstance(first, ast.Expr)
             and isinstance(first.value, ast.Constant)
             and isinstance(first.value.value, str)
@@ -426,9 +427,6 @@ def bare(text: str) -> str:
         after = lines[end].encode()[first.end_col_offset or 0 :].decode().strip()
         if lines[start][: first.col_offset].strip() or (after and not after.startswith("#")):
             continue  # NOTE: not on lines of its own (`def f(): "..."`): left as it is
-        if len(node.body) == 1:
-            lines[start] = " " * first.col_offset + "..."
-            start += 1
         dropped.update(range(start, end + 1))
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         if token.type == tokenize.COMMENT and token.string.startswith("#:"):

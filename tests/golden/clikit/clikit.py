@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 951: the first handler from handlers.py
 #     line 1102: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11917: the tables (commands, groups, errors, result shapes)
+#     line 11926: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -1187,7 +1187,7 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _order(code: str) -> dict[str, str]:
+def _order(code: str) -> "dict[str, str]":
     order = {}
     for line in code.split("\n" + SECTION_BEGIN)[1:]:
         name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
@@ -1198,11 +1198,11 @@ def _order(code: str) -> dict[str, str]:
 
 def _compiled(
     path: str,
-    namespace: dict[str, Any],
-    directory: str | None,
-    key: tuple[str, str] | None,
+    namespace: "dict[str, Any]",
+    directory: "str | None",
+    key: "tuple[str, str] | None",
     entry: str,
-) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+) -> "tuple[CodeType, dict[str, Any], dict[str, str]]":
     import marshal
 
     code, padding = _source(path, namespace)
@@ -1217,7 +1217,9 @@ def _compiled(
     return hot, compiled, order
 
 
-def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+def _entry(
+    name: str, hot: "CodeType", sections: "dict[str, bytes]", order: "dict[str, str]"
+) -> bytes:
     import marshal
 
     index = {}
@@ -1387,7 +1389,11 @@ class _Interrupted(CommandError):
     kind = "interrupted"
 
 
-class _Terminated(BaseException): ...
+class _Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so `finally` blocks and on_exit callbacks run.
+
+    A BaseException, like KeyboardInterrupt: a handler's `except Exception` must not swallow it.
+    """
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -1689,7 +1695,8 @@ class _Invalid(ValueError):
         return self
 
 
-class _Explained(Exception): ...
+class _Explained(Exception):
+    """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
 
 
 def _success(data: Any) -> dict[str, Any]:
@@ -10203,7 +10210,8 @@ class _McpLoop:
     def dispatch(self, line: bytes) -> None:
         raise NotImplementedError
 
-    def closed(self) -> None: ...
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
 
     def begin(self) -> None:
         self.started += 1
@@ -10530,7 +10538,8 @@ class _Request:
         self.server.progress(self, done, total, message)
 
 
-def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None: ...
+def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
+    """Progress of a call that asked for none (it must not reach a terminal either)."""
 
 
 class _McpCalls(_McpWire):

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 914: the first handler from handlers.py
 #     line 994: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11601: the tables (commands, groups, errors, result shapes)
+#     line 11610: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -1078,7 +1078,7 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _order(code: str) -> dict[str, str]:
+def _order(code: str) -> "dict[str, str]":
     order = {}
     for line in code.split("\n" + SECTION_BEGIN)[1:]:
         name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
@@ -1089,11 +1089,11 @@ def _order(code: str) -> dict[str, str]:
 
 def _compiled(
     path: str,
-    namespace: dict[str, Any],
-    directory: str | None,
-    key: tuple[str, str] | None,
+    namespace: "dict[str, Any]",
+    directory: "str | None",
+    key: "tuple[str, str] | None",
     entry: str,
-) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+) -> "tuple[CodeType, dict[str, Any], dict[str, str]]":
     import marshal
 
     code, padding = _source(path, namespace)
@@ -1108,7 +1108,9 @@ def _compiled(
     return hot, compiled, order
 
 
-def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+def _entry(
+    name: str, hot: "CodeType", sections: "dict[str, bytes]", order: "dict[str, str]"
+) -> bytes:
     import marshal
 
     index = {}
@@ -1278,7 +1280,11 @@ class _Interrupted(CommandError):
     kind = "interrupted"
 
 
-class _Terminated(BaseException): ...
+class _Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so `finally` blocks and on_exit callbacks run.
+
+    A BaseException, like KeyboardInterrupt: a handler's `except Exception` must not swallow it.
+    """
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -1580,7 +1586,8 @@ class _Invalid(ValueError):
         return self
 
 
-class _Explained(Exception): ...
+class _Explained(Exception):
+    """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
 
 
 def _success(data: Any) -> dict[str, Any]:
@@ -9887,7 +9894,8 @@ class _McpLoop:
     def dispatch(self, line: bytes) -> None:
         raise NotImplementedError
 
-    def closed(self) -> None: ...
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
 
     def begin(self) -> None:
         self.started += 1
@@ -10214,7 +10222,8 @@ class _Request:
         self.server.progress(self, done, total, message)
 
 
-def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None: ...
+def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
+    """Progress of a call that asked for none (it must not reach a terminal either)."""
 
 
 class _McpCalls(_McpWire):
