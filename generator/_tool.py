@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1019: the first handler from commands.py
-#     line 1270: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11894: the tables (commands, groups, errors, result shapes)
+#     line 1023: the first handler from commands.py
+#     line 1274: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11912: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -66,6 +66,8 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
+    _R = TypeVar("_R")
+
     class Context:
         command: str
         json: bool
@@ -121,6 +123,8 @@ if TYPE_CHECKING:
         def fail(self, message: str) -> NoReturn: ...
 
         def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -1270,15 +1274,16 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
+    _R = TypeVar("_R")
     _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
@@ -2049,6 +2054,13 @@ class Context:
 
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
+
+    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+        for name, kind in getattr(callback, "__annotations__", {}).items():
+            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+            if named.rpartition(".")[2] == "Context" and name not in kwargs:
+                kwargs[name] = self
+        return callback(*args, **kwargs)
 
     def ensure_object(self, kind: type[_F]) -> _F:
         if not isinstance(self.obj, kind):
@@ -3475,6 +3487,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))
@@ -6017,7 +6031,7 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
-_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 
 _MADE: dict[tuple[Program, str], _Command] = {}
@@ -6045,7 +6059,12 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    handler = named.handler
+    opening = how.get("opening")
+    if opening is not None:
+        # NOTE: its files open just before it runs, closed after (`files._opening`).
+        handler = opening(handler, how["files"], "await_with" in how)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in each.options for each in inputs)
     build = _builder(inputs)
@@ -8174,9 +8193,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),

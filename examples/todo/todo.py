@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 943: the first handler from handlers.py
-#     line 1055: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11723: the tables (commands, groups, errors, result shapes)
+#     line 947: the first handler from handlers.py
+#     line 1059: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11741: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
+    _R = TypeVar("_R")
+
     class Context:
         command: str
         json: bool
@@ -125,6 +127,8 @@ if TYPE_CHECKING:
         def fail(self, message: str) -> NoReturn: ...
 
         def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -1055,17 +1059,18 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
     import argparse
     import datetime as _datetime
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
+    _R = TypeVar("_R")
     _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
@@ -1836,6 +1841,13 @@ class Context:
 
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
+
+    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+        for name, kind in getattr(callback, "__annotations__", {}).items():
+            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+            if named.rpartition(".")[2] == "Context" and name not in kwargs:
+                kwargs[name] = self
+        return callback(*args, **kwargs)
 
     def ensure_object(self, kind: type[_F]) -> _F:
         if not isinstance(self.obj, kind):
@@ -3278,6 +3290,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))
@@ -5846,7 +5860,7 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
-_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 
 _MADE: dict[tuple[Program, str], _Command] = {}
@@ -5874,7 +5888,12 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    handler = named.handler
+    opening = how.get("opening")
+    if opening is not None:
+        # NOTE: its files open just before it runs, closed after (`files._opening`).
+        handler = opening(handler, how["files"], "await_with" in how)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in each.options for each in inputs)
     build = _builder(inputs)
@@ -8003,9 +8022,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),

@@ -41,6 +41,8 @@ TypeKind = Literal[
     "float",
     "bool",
     "path",
+    "textfile",
+    "binaryfile",
     "date",
     "datetime",
     "time",
@@ -261,6 +263,9 @@ class Param(Node):
     passthrough: bool = False
     #: `case_sensitive=False`: a choice (a Literal's, an Enum's) is taken in any case.
     case_sensitive: bool = True
+    #: A file's (`TextIO`, `BinaryIO`) mode, as `open()` takes it: `Option(mode="w")`, `b` for
+    #: bytes; None for any other type.
+    mode: str | None = None
     #: A bool option's flags that set it False: None for the usual `--no-` form of its long
     #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
     off: tuple[str, ...] | None = None
@@ -543,6 +548,9 @@ class Program(Node):
     user_checking: str = ""
     #: The imports only the code's functions use: run when the first command runs.
     user_deferred: str = ""
+    #: The names of those the code uses while the module is defined, only to make its
+    #: functions' defaults (`Path(".")`): stand-ins until then (`runtime/execution/later.py`).
+    user_made_later: tuple[str, ...] = ()
     user_code: str
     #: The pydantic models' classes, made when the first command runs (`_import_handlers`).
     user_models: str = ""

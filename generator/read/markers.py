@@ -26,7 +26,7 @@ from burgee.read.reader import Parameter, Reader, is_none
 FLAG_KEYS = ("name", "other_name", "third_name", "fourth_name", "fifth_name", "sixth_name")
 _MARKER_KEYS = {
     "Argument": (
-        {"help", "complete", "passthrough", "metavar", "case_sensitive", *PATH_CHECKS},
+        {"help", "complete", "passthrough", "metavar", "case_sensitive", "mode", *PATH_CHECKS},
         (),
     ),
     "Option": (
@@ -51,6 +51,7 @@ _MARKER_KEYS = {
             "deprecated",
             "nargs",
             "case_sensitive",
+            "mode",
         },
         FLAG_KEYS,
     ),
@@ -65,6 +66,7 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "shadows": ((bool,), "True or False"),
     "passthrough": ((bool,), "True or False"),
     "case_sensitive": ((bool,), "True or False"),
+    "mode": ((str,), "'r', 'w', 'a' or 'x'"),
     "prompt": ((bool, str), "True, False or the question to ask"),
     "metavar": ((str,), "a string"),
     "deprecated": ((bool, str), "True, False or the reason"),

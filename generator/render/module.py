@@ -430,6 +430,13 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         details.append(("apart", "_apart"))
     if any(param.part_of for param in command.inputs):
         details.append(("leaves", "_Leaves"))
+    files = tuple(
+        (p.name, p.flag if p.role == "option" else p.name, p.mode, None)
+        for p in command.inputs
+        if p.mode is not None
+    )
+    if files:
+        details += [("opening", "_opening"), ("files", py(files))]
     if command.is_async:
         details.append(("await_with", "_await"))
     elif command.returns is not None and command.returns.kind == "none":
@@ -582,7 +589,8 @@ def render(
         deferred=blocks.deferred,
         # NOTE: ruff's TC004 fires only where the handlers' code uses a deferred import.
         deferred_used=bool(
-            ImportBlock.of(program.user_deferred).bound() & code_names(program.user_code)
+            (ImportBlock.of(program.user_deferred).bound() - set(program.user_made_later))
+            & code_names(program.user_code)
         ),
         docstring=docstring(program.description),
         constants=_constants(program),

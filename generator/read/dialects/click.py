@@ -10,6 +10,7 @@ import ast
 from dataclasses import dataclass, field
 
 from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, Unreadable, click_name
+from burgee.read.dialects.decorators import Factories
 from burgee.read.imports import installed_version
 
 #: Click's type objects and what burgee calls them.
@@ -60,6 +61,10 @@ class ClickReading:
         self.members: dict[str, str] = {}
         #: `verbose = click.option(...)` at the top level: name -> the call.
         self.decorators: dict[str, ast.Call] = {}
+        #: The app's own decorators that only add options (`@load_extension_option`).
+        self.factories = Factories(
+            lambda func: self.member(func) in ("option", "argument"), self.decorators
+        )
         self.found: dict[str, Found] = {}
         #: `grp.add_command(cmd, name)`: cmd's function name -> (grp, name or None).
         self.added: dict[str, tuple[str, str | None]] = {}
@@ -104,8 +109,11 @@ class ClickReading:
                 and self.member(statement.value.func) in ("option", "argument")
             ):
                 self.decorators[statement.targets[0].id] = statement.value
+            elif isinstance(statement, ast.Assign):
+                self.factories.read_assign(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.read_function(statement)
+                if not self.factories.read_function(statement):
+                    self.read_function(statement)
             elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
                 self.read_add(statement.value)
 
@@ -149,6 +157,10 @@ class ClickReading:
             target = call.func if call else decorator
             if isinstance(target, ast.Name) and target.id in self.decorators:
                 stack.append(self.decorators[target.id])
+                continue
+            added = self.factories.expand(decorator)
+            if added is not None:
+                stack += added
                 continue
             what = self.member(target)
             if what in _MAKERS or (isinstance(target, ast.Attribute) and target.attr in _MAKERS):
@@ -383,6 +395,22 @@ class ClickReading:
             reading.warn(value, f"{key}= is not read: it is left out")
         return True
 
+    def read_file(self, param: Param, node: ast.expr) -> None:
+        """`click.File(mode, ...)`: the handler takes it open (`TextIO`, `BinaryIO`)."""
+        reading = self.reading
+        call = node if isinstance(node, ast.Call) else None
+        given = {k.arg: k.value for k in call.keywords if k.arg} if call else {}
+        written = call.args[0] if call and call.args else given.get("mode")
+        try:
+            mode = reading.fold(written) if written is not None else "r"
+        except Unreadable:
+            mode = None
+        param.read_file_mode(reading, written or node, mode)
+        for key in ("encoding", "errors", "lazy", "atomic"):
+            if key in given:
+                reading.warn(given[key], f"click.File({key}=...) is not read: the file is "
+                             "opened when the command runs, with Python's defaults")  # fmt: skip
+
     def read_type(self, param: Param, node: ast.expr) -> None:
         reading = self.reading
         name = self.member(node) if not isinstance(node, ast.Call) else self.member(node.func)
@@ -408,8 +436,7 @@ class ClickReading:
         elif (name in ("Path", "File") and isinstance(node, ast.Call)) or name in ("Path", "File"):
             param.type = "str"
             if name == "File":
-                reading.warn(node, "click.File: the handler is given the path typed, not an "
-                             "open file")  # fmt: skip
+                self.read_file(param, node)
             for keyword in node.keywords if isinstance(node, ast.Call) else []:
                 if keyword.arg == "path_type":
                     # NOTE: `path_type=str` (or None) gives a str, as Click does

@@ -90,6 +90,26 @@ class Param:
     callback: str | None = None
     #: `Choice(case_sensitive=False)` (Typer's `case_sensitive=False`): a choice in any case.
     case_sensitive: bool = True
+    #: A file's mode (`click.File("w")`, Typer's `FileTextWrite`): `r`, `w`, `a` or `x` (the
+    #: `b` is in its type, `BinaryIO`); None for any other type.
+    mode: str | None = None
+
+    def read_file_mode(self, reading: Reading, node: ast.expr, mode: object) -> None:
+        """`click.File`'s (or Typer's) mode, given as `mode` (its text) at `node`: the type,
+        `TextIO` or `BinaryIO`, and the mode the tool opens it in."""
+        text = mode if isinstance(mode, str) else ""
+        letters = text.replace("b", "").replace("t", "")
+        if letters not in _MODES:
+            reading.error(node, f"a file opened in mode {mode!r} is not supported: use "
+                          "'r', 'w', 'a' or 'x' (with 'b' for bytes)")  # fmt: skip
+            return
+        self.type = "_typing.BinaryIO" if "b" in text else "_typing.TextIO"
+        self.annotation = None
+        self.mode = letters
+
+
+#: The modes a file is opened in (`click.File`'s, with `b` taken out).
+_MODES = ("r", "w", "a", "x")
 
 
 class Reading:

@@ -115,6 +115,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     _click_auto_env(click, layout, top_key, alone=root is None)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
+    _drop_option_helpers(reading, rewrite, click)
     dropped = drop_imports(
         reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
     )
@@ -232,7 +233,9 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
     text = head(program, list(layout.groups.values()))
     emitted = text + "".join(edit[2] for edit in rewrite.edits)
     modules = "".join(
-        f"import {m} as _{m}\n" for m in ("datetime", "pathlib", "uuid") if f"_{m}." in emitted
+        f"import {m} as _{m}\n"
+        for m in ("datetime", "pathlib", "sys", "typing", "uuid")
+        if f"_{m}." in emitted
     )
     at = head_offset(reading)
     rewrite.replace_span(at, at, modules + text)
@@ -400,6 +403,44 @@ def drop_declarations(reading: Reading, rewrite: Rewrite, method: str) -> None:
             func = statement.value.func
             if isinstance(func, ast.Attribute) and func.attr == method:
                 remove_statement(reading, rewrite, statement)
+
+
+def _drop_option_helpers(reading: Reading, rewrite: Rewrite, click: ClickReading) -> None:
+    """`verbose = click.option(...)`, a tuple of options and the app's decorators that only add
+    options, once the commands' decorators naming them are gone and nothing else names them:
+    the options are the tool's now, and the code would import click on every start."""
+    helpers = {*click.decorators, *click.factories.tuples, *click.factories.found}
+    statements = {
+        _bound_name(statement): statement
+        for statement in reading.tree.body
+        if _bound_name(statement) in helpers
+    }
+    dropped = True
+    while dropped:
+        dropped = False
+        for name, statement in list(statements.items()):
+            named = (
+                node
+                for node in ast.walk(reading.tree)
+                if isinstance(node, ast.Name) and node.id == name
+                and isinstance(node.ctx, ast.Load) and not rewrite.covers(node)
+            )  # fmt: skip
+            if next(named, None) is None:
+                remove_statement(reading, rewrite, statement)
+                del statements[name]
+                dropped = True
+
+
+def _bound_name(statement: ast.stmt) -> str | None:
+    if isinstance(statement, ast.FunctionDef):
+        return statement.name
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        return statement.targets[0].id
+    return None
 
 
 def drop_main_block(reading: Reading, rewrite: Rewrite) -> None:

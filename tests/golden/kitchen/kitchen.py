@@ -3,29 +3,29 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1090: the first handler from handlers.py
-#     line 1277: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12476: the tables (commands, groups, errors, result shapes)
+#     line 1129: the first handler from handlers.py
+#     line 1316: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12616: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import sys
 from dataclasses import dataclass, field
-from decimal import Decimal
 from enum import Enum
-from pathlib import Path
 from typing import TypedDict
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import datetime as dt
     import enum
     import threading
     import time as _time
     from collections.abc import Callable, Sequence
+    from decimal import Decimal
+    from pathlib import Path
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
     from uuid import UUID
@@ -70,6 +70,8 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     _F = TypeVar("_F")
+
+    _R = TypeVar("_R")
 
     class Context:
         command: str
@@ -127,6 +129,8 @@ if TYPE_CHECKING:
 
         def abort(self) -> NoReturn: ...
 
+        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
+
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
         def find_object(self, kind: type[_F]) -> _F | None: ...
@@ -136,6 +140,24 @@ if TYPE_CHECKING:
         def close(self) -> None: ...
 
     INJECTED: Any = None
+
+    class _Later:
+        def __init__(self, name: str) -> None: ...
+
+        def __getattr__(self, name: str) -> _Later: ...
+
+        def __call__(self, *args: object, **kwargs: object) -> _Pending: ...
+
+    class _Pending:
+        def __init__(
+            self, name: str, args: tuple[object, ...], kwargs: dict[str, object]
+        ) -> None: ...
+
+        def __repr__(self) -> str: ...
+
+    def _made(namespace: dict[str, Any]) -> None: ...
+
+    def _watch(namespace: dict[str, Any]) -> None: ...
 
     class Program: ...
 
@@ -971,6 +993,10 @@ _boot(globals(), _LAZY)
 # The tool passes every parameter on every call, so list and dict defaults are never shared:
 # ruff: noqa: B006
 
+# `Path(".")` and the like, as defaults: values of a standard type, made by a stand-in until the
+# first command (`_Later`), which ruff takes for a call whose result every call would share:
+# ruff: noqa: B008
+
 
 Ctx = Context
 
@@ -985,13 +1011,26 @@ def _import_handlers() -> None:
     """The handlers' imports that only their functions use, and their pydantic models:
     run once, before the first command or `complete=` function that needs them (not
     for help or schema)."""
-    global UUID, _time
+    global Decimal, Path, UUID, _time, dt
+    import datetime as dt
     import time as _time
+    from decimal import Decimal
+    from pathlib import Path
     from uuid import UUID
+
+    _made(globals())
 
 
 #: The `complete=` functions that use none of those imports: a TAB press runs them alone.
 _FREE_COMPLETERS: frozenset[str] = frozenset({"shelf_names", "sizes"})
+
+#: What the handlers' defaults call (`Path(".")`): noted until `_import_handlers`
+#: imports it and makes them; help, schema and the MCP lists never import it (`_Later`).
+if not TYPE_CHECKING:
+    Decimal = _Later("Decimal")
+    Path = _Later("Path")
+    dt = _Later("dt")
+    _watch(globals())
 
 
 # ---- From handlers.py ----
@@ -1277,20 +1316,21 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import decimal as _decimal
-import pathlib as _pathlib
-import uuid as _uuid
 
 if TYPE_CHECKING:
     import argparse
     import datetime as _datetime
+    import decimal as _decimal
     import enum
+    import pathlib as _pathlib
     import threading
+    import uuid as _uuid
     from collections.abc import Callable, Iterable, Iterator, Sequence
-    from types import CodeType
+    from types import CodeType, FunctionType
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
+    _R = TypeVar("_R")
     _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
@@ -2063,6 +2103,13 @@ class Context:
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
 
+    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+        for name, kind in getattr(callback, "__annotations__", {}).items():
+            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+            if named.rpartition(".")[2] == "Context" and name not in kwargs:
+                kwargs[name] = self
+        return callback(*args, **kwargs)
+
     def ensure_object(self, kind: type[_F]) -> _F:
         if not isinstance(self.obj, kind):
             self.obj = kind()
@@ -2479,6 +2526,89 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         self.exclusive = exclusive
         self.secret = secret
+
+
+# -- module: burgee.runtime.execution.later
+class _Later:
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, name: str) -> _Later:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Later(f"{self._name}.{name}")
+
+    def __call__(self, *args: object, **kwargs: object) -> _Pending:
+        return _Pending(self._name, args, kwargs)
+
+
+class _Pending:
+    __slots__ = ("args", "kwargs", "name")
+
+    def __init__(self, name: str, args: tuple[object, ...], kwargs: dict[str, object]) -> None:
+        self.name, self.args, self.kwargs = name, args, kwargs
+
+    def __repr__(self) -> str:
+        return f"<{self.name}(...), made when the first command runs>"
+
+
+def _fresh(value: object, namespace: dict[str, Any]) -> object:
+    if type(value) is _Pending:
+        first, *rest = value.name.split(".")
+        maker = namespace[first]
+        for name in rest:
+            maker = getattr(maker, name)
+        return maker(*value.args, **value.kwargs)
+    if type(value) is list:
+        value[:] = [_fresh(item, namespace) for item in value]
+    elif type(value) is tuple:
+        return tuple(_fresh(item, namespace) for item in value)
+    return value
+
+
+def _noted(function: Any) -> bool:
+    values = [*(function.__defaults__ or ()), *(function.__kwdefaults__ or {}).values()]
+    while values:
+        value = values.pop()
+        if type(value) is _Pending:
+            return True
+        if type(value) is list or type(value) is tuple:
+            values.extend(value)
+    return False
+
+
+def _made(namespace: dict[str, Any]) -> None:
+    function = type(_made)
+    made: FunctionType
+    for made in list(namespace.values()):
+        if type(made) is function and _noted(made):
+            if made.__defaults__:
+                made.__defaults__ = tuple(_fresh(v, namespace) for v in made.__defaults__)
+            keywords = made.__kwdefaults__ or {}
+            for key, default in keywords.items():
+                keywords[key] = _fresh(default, namespace)
+    module = sys.modules.get(namespace.get("__name__", ""))
+    if type(module) is _Waiting:
+        module.__class__ = type(sys)  # type: ignore[assignment]  # NOTE: nothing is noted now
+
+
+class _Waiting(type(sys)):  # type: ignore[misc]
+    def __getattribute__(self, name: str) -> Any:
+        value = super().__getattribute__(name)
+        if type(value) is type(_made) and _noted(value):
+            namespace = super().__getattribute__("__dict__")
+            if "PROGRAM" in namespace:  # NOTE: else the module is still being defined
+                self.__class__ = type(sys)  # type: ignore[assignment]
+                _import_once(namespace["PROGRAM"])
+        return value
+
+
+def _watch(namespace: dict[str, Any]) -> None:
+    module = sys.modules.get(namespace.get("__name__", ""))
+    if module is not None and module.__dict__ is namespace:
+        module.__class__ = _Waiting
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -3543,6 +3673,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))
@@ -3646,6 +3778,8 @@ class _Uuid(_Type):
 
     @staticmethod
     def convert(value: object) -> _uuid.UUID:
+        import uuid as _uuid
+
         try:
             return _uuid.UUID(_Str.convert(value))
         except ValueError:
@@ -3666,6 +3800,8 @@ class _Decimal(_Type):
 
     @staticmethod
     def convert(value: object) -> _decimal.Decimal:
+        import decimal as _decimal
+
         # NOTE: text as the pattern has it: `Decimal()` also reads `1_000`, spaces around the
         # number and other scripts' digits, which the schema (and so JSON input) refuses.
         text = value if isinstance(value, str) else ""
@@ -6425,7 +6561,7 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
-_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 
 _MADE: dict[tuple[Program, str], _Command] = {}
@@ -6453,7 +6589,12 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    handler = named.handler
+    opening = how.get("opening")
+    if opening is not None:
+        # NOTE: its files open just before it runs, closed after (`files._opening`).
+        handler = opening(handler, how["files"], "await_with" in how)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in each.options for each in inputs)
     build = _builder(inputs)
@@ -8582,9 +8723,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 958: the first handler from handlers.py
-#     line 1070: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12128: the tables (commands, groups, errors, result shapes)
+#     line 962: the first handler from handlers.py
+#     line 1074: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12144: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -66,6 +66,8 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
+    _R = TypeVar("_R")
+
     class Context:
         command: str
         json: bool
@@ -121,6 +123,8 @@ if TYPE_CHECKING:
         def fail(self, message: str) -> NoReturn: ...
 
         def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -1079,6 +1083,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
+    _R = TypeVar("_R")
     _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
@@ -1849,6 +1854,13 @@ class Context:
 
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
+
+    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+        for name, kind in getattr(callback, "__annotations__", {}).items():
+            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+            if named.rpartition(".")[2] == "Context" and name not in kwargs:
+                kwargs[name] = self
+        return callback(*args, **kwargs)
 
     def ensure_object(self, kind: type[_F]) -> _F:
         if not isinstance(self.obj, kind):
@@ -5817,7 +5829,7 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
-_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 
 _MADE: dict[tuple[Program, str], _Command] = {}
@@ -5845,7 +5857,12 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    handler = named.handler
+    opening = how.get("opening")
+    if opening is not None:
+        # NOTE: its files open just before it runs, closed after (`files._opening`).
+        handler = opening(handler, how["files"], "await_with" in how)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in each.options for each in inputs)
     build = _builder(inputs)
@@ -7974,9 +7991,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),
