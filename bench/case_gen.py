@@ -29,7 +29,7 @@ SHAPES = (("gen", "burgee"), ("gen-examples", "burgee-examples"))
 #: What each shape is called in the tables and goals.
 SHAPE_NAMES = {"gen": "", "gen-examples": " with an example each (Annotated options)"}
 LINEAR_SLOPE_RATIO = 1.5
-GOAL_1_KB = 320.0  # issue 34: the 50 KB goal is retired (the runtime stays readable)
+GOAL_1_KB = 480.0  # issue 49 (issue 34 set 320 KB; the runtime grew with MCP, media and safety)
 GOAL_KB_PER_COMMAND = 1.5
 
 

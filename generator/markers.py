@@ -62,6 +62,7 @@ class Argument:
     `metavar="SRC"`: the word help, usage and the Agent Skill show for it (default: its name).
     On a `Path`, `exists=`, `file_okay=`, ... check it as `Option`'s do.
     `case_sensitive=False` on a `Literal` or an Enum: a choice in any case, as `Option`'s.
+    `mode="w"` on a `TextIO` or `BinaryIO`: the mode the file is opened in, as `Option`'s.
     """
 
     def __init__(
@@ -80,6 +81,7 @@ class Argument:
         resolve_path: bool = False,
         allow_dash: bool = False,
         case_sensitive: bool = True,
+        mode: str | None = None,
     ):
         self.help = help
         self.complete = complete
@@ -94,6 +96,7 @@ class Argument:
         self.resolve_path = resolve_path
         self.allow_dash = allow_dash
         self.case_sensitive = case_sensitive
+        self.mode = mode
 
 
 class Option:
@@ -115,6 +118,8 @@ class Option:
     join.
     `case_sensitive=False` on a `Literal` or an Enum (or a list of one): a choice is taken in
     any case (`--format JSON` is `json`), as Click's `Choice(case_sensitive=False)` takes it.
+    On a `TextIO` or `BinaryIO` the handler takes the file open: `mode="w"` (`"a"`, `"x"`;
+    default `"r"`) is how the tool opens it, just before the handler runs.
 
     A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
     (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
@@ -152,6 +157,7 @@ class Option:
         resolve_path: bool = False,
         allow_dash: bool = False,
         case_sensitive: bool = True,
+        mode: str | None = None,
     ):
         self.names = names
         self.nargs = nargs
@@ -182,6 +188,7 @@ class Option:
         self.resolve_path = resolve_path
         self.allow_dash = allow_dash
         self.case_sensitive = case_sensitive
+        self.mode = mode
 
 
 class CommandError(Exception):
@@ -343,6 +350,15 @@ class Context:
     def abort(self) -> NoReturn:
         """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
         raise CommandError("Aborted!")
+
+    def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
+        """Run another command's function from this one (Click's `ctx.invoke`): with the
+        values given, its own defaults for the rest, and this context where it takes one."""
+        for name, kind in getattr(callback, "__annotations__", {}).items():
+            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+            if named.rpartition(".")[2] == "Context" and name not in kwargs:
+                kwargs[name] = self
+        return callback(*args, **kwargs)
 
     def ensure_object(self, kind: type[_T]) -> _T:
         """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""

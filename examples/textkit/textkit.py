@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1016: the first handler from handlers.py
 #     line 1122: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11800: the tables (commands, groups, errors, result shapes)
+#     line 11799: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
-    _R = TypeVar("_R")
+    _T = TypeVar("_T")
 
     class Context:
         command: str
@@ -128,7 +128,7 @@ if TYPE_CHECKING:
 
         def abort(self) -> NoReturn: ...
 
-        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -1133,9 +1133,8 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
-    _R = TypeVar("_R")
-    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
+    _Row = TypeVar("_Row")
     _E = TypeVar("_E", bound=enum.Enum)
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str, str]
@@ -1906,7 +1905,7 @@ class Context:
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
 
-    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+    def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         for name, kind in getattr(callback, "__annotations__", {}).items():
             named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
             if named.rpartition(".")[2] == "Context" and name not in kwargs:

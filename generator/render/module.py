@@ -587,23 +587,11 @@ def render(
         script_block=script_block(program),
         third_party=blocks.guarded,
         deferred=blocks.deferred,
-        # NOTE: ruff's TC004 fires only where the handlers' code uses a deferred import.
-        deferred_used=bool(
-            (ImportBlock.of(program.user_deferred).bound() - set(program.user_made_later))
-            & code_names(program.user_code)
-        ),
         docstring=docstring(program.description),
         constants=_constants(program),
         imports=blocks.top,
         runtime_imports=blocks.runtime,
         runtime_checking=blocks.runtime_checking,
-        list_defaults=any(
-            p.default_code not in (None, "None")
-            and p.type is not None
-            and p.type.kind in ("list", "dict")
-            for c in program.commands
-            for p in c.inputs
-        ),
         type_checking=blocks.checking,
         runtime=joined,
         input_records=[{"converter": c} for c in rows.converters],
@@ -632,10 +620,29 @@ def render(
             completion_slots=bool(completion["slot_tables"]),
         ),
         **completion,
+        **_user_code_facts(program),
         mcp=mcp,
     )
     text = formatted(source, f"{program.name.replace('-', '_')}.py", meanwhile)
     return mapped(text if plain else wrap(text), program.source_name)
+
+
+def _user_code_facts(program: Program) -> dict[str, bool]:
+    """What the template says of the handlers' code: whether it uses a deferred import (ruff's
+    TC004 fires only there), and whether a handler has a list or dict default."""
+    return {
+        "deferred_used": bool(
+            (ImportBlock.of(program.user_deferred).bound() - set(program.user_made_later))
+            & code_names(program.user_code)
+        ),
+        "list_defaults": any(
+            p.default_code not in (None, "None")
+            and p.type is not None
+            and p.type.kind in ("list", "dict")
+            for c in program.commands
+            for p in c.inputs
+        ),
+    }
 
 
 def _constants(program: Program) -> list[str]:

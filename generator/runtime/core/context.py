@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     #: What `Context.form` returns: the form's own class.
     _F = TypeVar("_F")
     #: What `Context.invoke` returns: the function's own result.
-    _R = TypeVar("_R")
+    _T = TypeVar("_T")
 
 
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
@@ -282,7 +282,7 @@ class Context:
         """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
         raise _Aborted("Aborted!")
 
-    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+    def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         """Run another command's function from this one (Click's `ctx.invoke`): with the
         values given, its own defaults for the rest, and this context where it takes one."""
         for name, kind in getattr(callback, "__annotations__", {}).items():

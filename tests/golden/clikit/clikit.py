@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 998: the first handler from handlers.py
 #     line 1160: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12120: the tables (commands, groups, errors, result shapes)
+#     line 12119: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
-    _R = TypeVar("_R")
+    _T = TypeVar("_T")
 
     class Context:
         command: str
@@ -126,7 +126,7 @@ if TYPE_CHECKING:
 
         def abort(self) -> NoReturn: ...
 
-        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -1170,9 +1170,8 @@ if TYPE_CHECKING:
     from typing import ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
-    _R = TypeVar("_R")
-    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
+    _Row = TypeVar("_Row")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
@@ -1942,7 +1941,7 @@ class Context:
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
 
-    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+    def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         for name, kind in getattr(callback, "__annotations__", {}).items():
             named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
             if named.rpartition(".")[2] == "Context" and name not in kwargs:

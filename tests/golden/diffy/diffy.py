@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 897: the first handler from handlers.py
 #     line 938: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11562: the tables (commands, groups, errors, result shapes)
+#     line 11561: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
-    _R = TypeVar("_R")
+    _T = TypeVar("_T")
 
     class Context:
         command: str
@@ -120,7 +120,7 @@ if TYPE_CHECKING:
 
         def abort(self) -> NoReturn: ...
 
-        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -947,9 +947,8 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
-    _R = TypeVar("_R")
-    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
+    _Row = TypeVar("_Row")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
@@ -1719,7 +1718,7 @@ class Context:
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
 
-    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+    def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         for name, kind in getattr(callback, "__annotations__", {}).items():
             named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
             if named.rpartition(".")[2] == "Context" and name not in kwargs:

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 940: the first handler from handlers.py
 #     line 1025: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11890: the tables (commands, groups, errors, result shapes)
+#     line 11889: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
-    _R = TypeVar("_R")
+    _T = TypeVar("_T")
 
     class Context:
         command: str
@@ -124,7 +124,7 @@ if TYPE_CHECKING:
 
         def abort(self) -> NoReturn: ...
 
-        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -1034,9 +1034,8 @@ if TYPE_CHECKING:
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
-    _R = TypeVar("_R")
-    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
+    _Row = TypeVar("_Row")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
@@ -1806,7 +1805,7 @@ class Context:
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
 
-    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+    def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         for name, kind in getattr(callback, "__annotations__", {}).items():
             named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
             if named.rpartition(".")[2] == "Context" and name not in kwargs:

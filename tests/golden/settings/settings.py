@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 953: the first handler from handlers.py
 #     line 1033: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11702: the tables (commands, groups, errors, result shapes)
+#     line 11701: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
     _F = TypeVar("_F")
 
-    _R = TypeVar("_R")
+    _T = TypeVar("_T")
 
     class Context:
         command: str
@@ -121,7 +121,7 @@ if TYPE_CHECKING:
 
         def abort(self) -> NoReturn: ...
 
-        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
 
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
@@ -1042,9 +1042,8 @@ if TYPE_CHECKING:
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
-    _R = TypeVar("_R")
-    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
+    _Row = TypeVar("_Row")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
@@ -1814,7 +1813,7 @@ class Context:
     def abort(self) -> NoReturn:
         raise _Aborted("Aborted!")
 
-    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+    def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         for name, kind in getattr(callback, "__annotations__", {}).items():
             named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
             if named.rpartition(".")[2] == "Context" and name not in kwargs:
