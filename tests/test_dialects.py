@@ -1373,3 +1373,39 @@ def test_a_root_commands_own_o_and_a_flag_spelled_with_underscores(tmp_path: Pat
         "-o", "intro -o", "-o intro", "show intro --open-page", "show -o", "build --strict",
         "show --license_url x", "--license_url x intro", "show --license-url x", "build",
     ))  # fmt: skip
+
+
+#: A Click program whose own module imports names the generated module defines (cookiecutter's
+#: `from click import Context, Parameter` under `TYPE_CHECKING`, another at the top level).
+CLASHING_IMPORTS = '''\
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+from click import Context as Context
+
+if TYPE_CHECKING:
+    from click import Parameter
+    from click import Context
+
+
+def _upper(ctx: Context, param: Parameter, value: str) -> str:
+    return value.upper()
+
+
+@click.command()
+@click.option("--name", callback=_upper, default="ada")
+def cli(name):
+    """Greet."""
+    click.echo(f"{name} {Context.__name__}")
+'''
+
+
+def test_a_click_apps_import_of_a_name_the_tool_defines_is_renamed(tmp_path: Path) -> None:
+    """An app's own `from click import Context` (top level, or under `TYPE_CHECKING`) is
+    renamed in the app's code, as a bundled module's is: gen no longer refuses it, and the name
+    still means click's `Context` in the body."""
+    tool = generate(tmp_path, CLASHING_IMPORTS, "app.py")
+    answer = run(tool, "--name", "bo")
+    assert (answer.code, answer.out) == (0, "BO Context\n"), answer

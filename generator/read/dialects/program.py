@@ -12,7 +12,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from burgee.model.reserved import RUNTIME_NAMES
+from burgee.model.reserved import RUNTIME_IMPORTS, RUNTIME_NAMES
 from burgee.read.dialects.click import CONTEXT, ClickReading, Found
 from burgee.read.dialects.common import Param, Reading, Rewrite, auto_env, auto_env_prefix
 from burgee.read.dialects.emit import (
@@ -26,6 +26,7 @@ from burgee.read.dialects.emit import (
     shared_alias,
 )
 from burgee.read.imports import _is_main_block
+from burgee.read.naming import same_import
 
 #: What of a command's decorator burgee's `@command` says too.
 _COMMAND_OPTIONS = ("hidden", "deprecated", "short_help")
@@ -348,15 +349,26 @@ def remove_decorators(
 def rename_clashes(reading: Reading, rewrite: Rewrite) -> None:
     """A top-level function named as one of the generated module's own names (`main`, `run`)
     is renamed with a trailing underscore, and every use of it with it: the whole program is
-    one module by now, and a command's name is written out in its decorator."""
+    one module by now, and a command's name is written out in its decorator. So is a name the
+    module's own imports bind (`from click import Context`, under `TYPE_CHECKING` too), as the
+    bundler renames a bundled module's (`read/imports.py`), unless a function binds the name
+    for itself (then burgee's check says to import it under another name)."""
     clashing = {
         s.name
         for s in reading.tree.body
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in RUNTIME_NAMES
     }
-    if not clashing:
+    aliases = _module_imports(reading.tree)
+    local = _bound_in_functions(reading.tree)
+    imported = {a.asname or a.name.split(".")[0] for a in aliases} - local - clashing
+    if not clashing and not imported:
         return
     text = reading.text
+    for alias in aliases:
+        bound = alias.asname or alias.name.split(".")[0]
+        if bound in imported and "." not in alias.name and not rewrite.covers(alias):
+            rewrite.replace(alias, f"{alias.name} as {bound}_")
+    clashing |= imported
     for statement in reading.tree.body:
         if _is_main_block(statement):
             continue
@@ -369,6 +381,44 @@ def rename_clashes(reading: Reading, rewrite: Rewrite) -> None:
                     rewrite.replace_span(at, at + len(node.name), node.name + "_")
             elif isinstance(node, ast.Name) and node.id in clashing and not rewrite.covers(node):
                 rewrite.replace(node, node.id + "_")
+
+
+def _module_imports(tree: ast.Module) -> list[ast.alias]:
+    """The names the module's own scope imports that the generated module binds otherwise,
+    in blocks too (`if TYPE_CHECKING:`, `try:`)."""
+    taken = RUNTIME_NAMES | set(RUNTIME_IMPORTS)
+    found: list[ast.alias] = []
+    queue: list[ast.AST] = list(tree.body)
+    while queue:
+        node = queue.pop(0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found += [
+                a
+                for a in node.names
+                if (a.asname or a.name.split(".")[0]) in taken
+                and a.name != "*"
+                and not same_import(a, node)
+            ]
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            queue += [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt)]
+    return found
+
+
+def _bound_in_functions(tree: ast.Module) -> set[str]:
+    """The names a function, class or lambda binds for itself (a parameter, an assignment, an
+    import): renaming the module's name of that spelling there would change what they mean."""
+    found: set[str] = set()
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        for node in ast.walk(scope):
+            if isinstance(node, ast.arg):
+                found.add(node.arg)
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                found.add(node.id)
+            elif isinstance(node, ast.alias):
+                found.add(node.asname or node.name.split(".")[0])
+    return found
 
 
 def _docstring(node: ast.AST) -> str:
