@@ -1409,3 +1409,39 @@ def test_a_click_apps_import_of_a_name_the_tool_defines_is_renamed(tmp_path: Pat
     tool = generate(tmp_path, CLASHING_IMPORTS, "app.py")
     answer = run(tool, "--name", "bo")
     assert (answer.code, answer.out) == (0, "BO Context\n"), answer
+
+
+#: uvicorn's ways of saying what a static reading can still know: a Choice bound to a name
+#: first, of a dict's keys; a default of a standard-library constant; a bool that takes a
+#: value (`type=bool`, Click's BOOL).
+NAMED_TYPES = """\
+import logging
+import ssl
+
+import click
+
+LEVELS = {"info": logging.INFO, "debug": logging.DEBUG, "trace": 5}
+LEVEL_CHOICES = click.Choice(list(LEVELS.keys()))
+MODES = click.Choice(sorted(LEVELS))
+
+
+@click.command(context_settings={"auto_envvar_prefix": "SRV"})
+@click.option("--level", type=LEVEL_CHOICES, default=None)
+@click.option("--mode", type=MODES, default="info")
+@click.option("--cert", type=int, default=int(ssl.CERT_REQUIRED))
+@click.option("--deflate", type=bool, default=True)
+@click.option("--strict", type=click.BOOL, default=None)
+def cli(level, mode, cert, deflate, strict):
+    return {"level": level, "mode": mode, "cert": cert, "deflate": deflate, "strict": strict}
+"""
+
+
+def test_named_choices_stdlib_constants_and_a_bool_that_takes_a_value(tmp_path: Path) -> None:
+    port = _port(tmp_path, NAMED_TYPES, "srv")
+    lines = (
+        "", "--level debug", "--level trace", "--level nope", "--mode trace", "--mode x",
+        "--cert 1", "--deflate false", "--deflate 0", "--deflate TRUE", "--deflate ' off '",
+        "--deflate maybe", "--deflate", "--deflate=no --strict yes", "--strict n",
+        "SRV_DEFLATE=off", "SRV_DEFLATE=bogus", "SRV_STRICT=1 --strict f",
+    )  # fmt: skip
+    assert not _disagree(port, lines)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, Unreadable, click_name
+from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, click_name
+from burgee.read.dialects.constants import Unreadable
 from burgee.read.imports import installed_version
 
 #: Click's type objects and what burgee calls them.
@@ -24,6 +25,8 @@ _GROUP_SETTINGS = {
     "context_settings", "invoke_without_command", "no_args_is_help", "default_if_no_args",
     "epilog", "add_help_option", "chain",
 }  # fmt: skip
+#: Click's parameter types a program may bind to a name first (`LEVELS = click.Choice(...)`).
+_TYPES = {"Choice", "Path", "File", "IntRange", "FloatRange", "DateTime", "Tuple"}
 #: The decorators that make a command (or a group) of a function.
 _MAKERS = {"command", "group"}
 
@@ -60,6 +63,8 @@ class ClickReading:
         self.members: dict[str, str] = {}
         #: `verbose = click.option(...)` at the top level: name -> the call.
         self.decorators: dict[str, ast.Call] = {}
+        #: `LEVELS = click.Choice(...)` at the top level (uvicorn's): name -> the type's call.
+        self.types: dict[str, ast.Call] = {}
         self.found: dict[str, Found] = {}
         #: `grp.add_command(cmd, name)`: cmd's function name -> (grp, name or None).
         self.added: dict[str, tuple[str, str | None]] = {}
@@ -104,10 +109,26 @@ class ClickReading:
                 and self.member(statement.value.func) in ("option", "argument")
             ):
                 self.decorators[statement.targets[0].id] = statement.value
+            elif (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, ast.Call)
+                and self.member(statement.value.func) in _TYPES
+            ):
+                self.types[statement.targets[0].id] = statement.value
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.read_function(statement)
             elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
                 self.read_add(statement.value)
+        # NOTE: a type's name bound once only is the type it was made as
+        stored = [
+            n.id
+            for n in ast.walk(self.reading.tree)
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+        ]
+        for name in [n for n in self.types if stored.count(n) > 1]:
+            del self.types[name]
 
     def read_add(self, call: ast.Call) -> None:
         func = call.func
@@ -304,10 +325,34 @@ class ClickReading:
                 return None
         if param.is_flag and param.default is None:
             param.default = "False"
+        if (
+            param.type == "bool"
+            and not (param.is_flag or param.count)
+            and not self.value_bool(param)
+        ):
+            return None
         if param.argument and param.nargs == -1 and "required" not in keywords:
             param.required = False
         reading.settle_flags(param)
         return param
+
+    def value_bool(self, param: Param) -> bool:
+        """A bool option that takes a value (`--deflate false`, uvicorn's `type=bool`): text,
+        made a bool first in the command's body, as Click's BOOL converts it; False, after an
+        error at its place, where that cannot be."""
+        if param.argument or param.multiple or param.nargs != 1:
+            self.reading.error(
+                param.node,
+                f"{param.name}: a bool that takes a value, as an argument or repeated, is not "
+                "supported: make it a flag (is_flag=True or --x/--no-x)",
+            )
+            return False
+        param.bool_value = True
+        param.type = "str"
+        param.default = {"True": "'true'", "False": "'false'"}.get(
+            param.default or "", param.default
+        )
+        return True
 
     def read_keyword(
         self, param: Param, key: str, value: ast.expr, keywords: dict[str, ast.expr]
@@ -385,14 +430,14 @@ class ClickReading:
 
     def read_type(self, param: Param, node: ast.expr) -> None:
         reading = self.reading
+        if isinstance(node, ast.Name) and node.id in self.types:
+            self.read_type(param, self.types[node.id])  # NOTE: read where it was made
+            return
         name = self.member(node) if not isinstance(node, ast.Call) else self.member(node.func)
         if isinstance(node, ast.Name) and node.id in SCALARS and name is None:
             param.type = SCALARS[node.id]
         elif name in SCALARS and not isinstance(node, ast.Call):
             param.type = SCALARS[name]
-            if name == "BOOL":
-                reading.error(node, "a bool option that takes a value (type=click.BOOL) is not "
-                              "supported: make it a flag (is_flag=True or --x/--no-x)")  # fmt: skip
         elif isinstance(node, ast.Call) and name == "Choice":
             try:
                 choices = reading.fold(node.args[0]) if node.args else ()

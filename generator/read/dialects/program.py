@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 
 from burgee.model.reserved import RUNTIME_IMPORTS, RUNTIME_NAMES
 from burgee.read.dialects.click import CONTEXT, ClickReading, Found
-from burgee.read.dialects.common import Param, Reading, Rewrite, auto_env, auto_env_prefix
+from burgee.read.dialects.common import (
+    BURGEE,
+    Param,
+    Reading,
+    Rewrite,
+    auto_env,
+    auto_env_prefix,
+)
 from burgee.read.dialects.emit import (
     GroupOut,
     command_decorator,
@@ -116,6 +123,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     _click_auto_env(click, layout, top_key, alone=root is None)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
+    _drop_unused(reading, rewrite, {*click.types, *click.decorators})
     dropped = drop_imports(
         reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
     )
@@ -138,15 +146,39 @@ def _click_parents(click: ClickReading) -> dict[str, str | None]:
 
 
 def _no_group_callbacks(click: ClickReading) -> None:
-    """A group's option with a callback is an error: it runs code while parsing."""
+    """A group's option with a callback is an error: it runs code while parsing; so is one
+    that is a bool taking a value (made one in a command's body, which a group has not)."""
     for item in click.found.values():
         for param in item.params if item.group else []:
-            if param.callback:
+            if param.bool_value:
+                click.reading.error(
+                    param.node,
+                    f"{param.name}: a group's bool option that takes a value is not supported: "
+                    "make it a flag (is_flag=True or --x/--no-x)",
+                )
+            elif param.callback:
                 click.reading.error(
                     param.node,
                     "a callback on a group's option runs code while parsing, which a static "
                     "reading cannot follow: check the value in the group's body instead",
                 )
+
+
+def _drop_unused(reading: Reading, rewrite: Rewrite, names: set[str]) -> None:
+    """`LEVELS = click.Choice(...)`, `verbose = click.option(...)` at the top level, once only
+    the decorators left out used them: the tool would import click on every start for them."""
+    used = {
+        n.id
+        for n in ast.walk(reading.tree)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not rewrite.covers(n)
+    }
+    for statement in reading.tree.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and isinstance(statement.targets[0], ast.Name)
+            and statement.targets[0].id in names - used
+        ):
+            remove_statement(reading, rewrite, statement)
 
 
 def _drop_default_group(reading: Reading, rewrite: Rewrite) -> None:
@@ -250,7 +282,8 @@ def _prologue(
     ]
     found = [(f[0], f[1], below) for f, below in along if f and not _empty(f[0].node)]
     checks = [p for p in item.params if p.callback]
-    if not found and item.obj is None and not checks:
+    bools = [p for p in item.params if p.bool_value]
+    if not found and item.obj is None and not checks and not bools:
         return None
 
     def lines(context: str) -> list[str]:
@@ -267,6 +300,8 @@ def _prologue(
                 args.insert(0, f"{callback.context}={context}")
             call = f"{name}({', '.join(args)})"
             out.append(f"await {call}" if isinstance(callback.node, ast.AsyncFunctionDef) else call)
+        for param in bools:
+            out += _bool_of_text(param)
         if checks:
             # NOTE: Click's order: the group's function, then the command's parameters, each
             # callback given the context (`ctx.params`: the values), the parameter, the value
@@ -288,6 +323,27 @@ def _prologue(
         return out
 
     return lines
+
+
+#: The words Click's BOOL reads (after `strip().lower()`).
+_BOOL_WORDS = {
+    **dict.fromkeys(("1", "true", "t", "yes", "y", "on"), True),
+    **dict.fromkeys(("0", "false", "f", "no", "n", "off"), False),
+}
+
+
+def _bool_of_text(param: Param) -> list[str]:
+    """A bool that takes a value, made one from its text as Click's BOOL makes it: a word
+    it does not read is a usage error naming the option."""
+    name = param.name
+    flag = (param.flags or [f"--{name}"])[-1]
+    return [
+        f"if isinstance({name}, str):",
+        f"    {name} = {_BOOL_WORDS!r}.get({name}.strip().lower(), {name})",
+        f"if isinstance({name}, str):",
+        f"    raise {BURGEE}.BadParameter(f'{{{name}!r}} is not a valid boolean', "
+        f"param_hint={flag!r})",
+    ]
 
 
 def _help_and_prologue(reading: Reading, rewrite: Rewrite, item: Found, lines: list[str]) -> None:

@@ -15,11 +15,11 @@ from burgee.read.dialects.common import (
     Param,
     Reading,
     Rewrite,
-    Unreadable,
     auto_env,
     auto_env_prefix,
     flag_word,
 )
+from burgee.read.dialects.constants import Unreadable
 from burgee.read.dialects.emit import GroupOut, parameter_span, plain_list
 from burgee.read.dialects.program import (
     Layout,
