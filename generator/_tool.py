@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1276: the first handler from commands.py
 #     line 1527: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13499: the tables (commands, groups, errors, result shapes)
+#     line 13512: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -8153,6 +8153,9 @@ class _Invocation:
         self.json_input: str | None = None
         self.debug = False
         self.version = False
+        #: `--version` given before any word of a command (`tool --version build`): the
+        #: version is the answer, whatever follows, as Click's group and argparse read it.
+        self.version_first = False
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
@@ -8209,7 +8212,12 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _tool_flag(name, program)
+            worded = any(word[:1] != "-" for word in self.rest)
+            flag = _tool_flag(name, program)
+            if name in shadowed and not (beside and not worded and flag and flag.dest == "version"):
+                # NOTE: a root command beside others takes a tool flag over once the line
+                # reaches it, but --version before any word is the tool's, as -h is help there
+                flag = None
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -8249,6 +8257,7 @@ class _Invocation:
                 elif has_value and not flag.metavar:
                     raise UsageError(f"{name} takes no value")
                 self._take(flag, value)
+                self.version_first = self.version_first or (flag.dest == "version" and not worded)
             except UsageError as error:
                 self.problem = self.problem or error
         self.problem = self.problem or _unrelated(given, self.rest)
@@ -13020,6 +13029,8 @@ def run(invocation: _Invocation) -> object:
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
         path, rest = _find(invocation.rest, program)
+    if invocation.version and path and invocation.version_first:
+        return _success(_version(program))
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
@@ -13028,6 +13039,8 @@ def run(invocation: _Invocation) -> object:
     if path in program.groups:
         if invocation.version:
             return _success(_version(program))
+        if rest == ["--"]:
+            rest = []  # NOTE: the options end, and no command follows: it is missing
         if rest and rest[0] not in HELP_FLAGS:
             hint = _closest_flag(rest[:1], [], program, root=not path)
             raise UsageError(

@@ -190,8 +190,8 @@ FILES = (
     "server.py", ".env", "skill/SKILL.md", "a", "A=1", "sse", "x y", "1", "extra", "ctx.json",
     "c.yaml", "a.yaml", "b.yaml",
 )  # fmt: skip
-#: Options drawn lines leave out, with the reason (`KNOWN` has lines for each): Click's
-#: --version answers whatever follows it, the tool's refuses a command's words after it.
+#: Options drawn lines leave out, with the reason: Click's --version of a command answers
+#: after any of its words too (`a.yaml --version`), the tool's --version only before them.
 UNDRAWN = {"yamlfix": ("version",)}
 FOLDERS = ("src", "skill", "out", "sub")
 
@@ -200,16 +200,9 @@ FOLDERS = ("src", "skill", "out", "sub")
 KNOWN: dict[str, dict[str, str]] = {
     "mcp": {},
     "bbdc": {},
-    "towncrier": {
-        "--version": "the tool gives a line naming no command to the default one, build, whose"
-        " own --version option then wants a value; Click's group reads its eager --version"
-        " (version_option()) first",
-    },
+    "towncrier": {},
     "cruft": {},
-    "yamlfix": {
-        "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
-        " tool flag among a command's words",
-    },
+    "yamlfix": {},
     "skills_ref": {},
 }
 # fmt: on
@@ -1445,3 +1438,47 @@ def test_named_choices_stdlib_constants_and_a_bool_that_takes_a_value(tmp_path: 
         "SRV_DEFLATE=off", "SRV_DEFLATE=bogus", "SRV_STRICT=1 --strict f",
     )  # fmt: skip
     assert not _disagree(port, lines)
+
+
+#: fastapi-cli's `--version`: a callback that is not eager, on the app's callback.
+LATE_VERSION = '''\
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer()
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print("9.9")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=version_callback)] = None,
+    loud: bool = False,
+) -> None:
+    """Serve."""
+
+
+@app.command()
+def serve(port: int = 1) -> dict:
+    """Serve it."""
+    return {"port": port}
+
+
+@app.command()
+def stop() -> dict:
+    """Stop it."""
+    return {}
+'''
+
+
+def test_a_version_callback_that_is_not_eager_is_the_tools_version(tmp_path: Path) -> None:
+    port = _port(tmp_path, LATE_VERSION, "late", typer_app=True)
+    lines = ("--version", "--loud --version", "--version serve", "serve --port 2", "--loud stop")
+    assert not _disagree(port, lines)
+    program = read_program(LATE_VERSION, str(tmp_path / "late.py"))
+    assert [p.name for p in program.commands[0].params] == ["port", "loud"]

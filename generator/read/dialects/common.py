@@ -87,6 +87,9 @@ class Reading:
         #: The short spelling of the version option (`-V` of `version_option("-V",
         #: "--version")` or an eager `-V/--version` callback): `program(version_short=)`.
         self.version_short = ""
+        #: Whether a `--version` option's callback is read as the tool's `--version`: its
+        #: version is then the installed distribution's, unless the program says one.
+        self.version_callback = False
 
     def span(self, node: ast.AST) -> SourceSpan:
         line: int = node.lineno  # type: ignore[attr-defined]
@@ -143,20 +146,29 @@ class Reading:
                 param.flags.remove("-h")
 
     def is_version(self, keywords: dict[str, ast.expr], flags: list[str]) -> bool:
-        """The eager `--version` option whose callback prints the version and stops: the
-        tool's own `--version` does that."""
+        """The `--version` option whose callback prints the version and stops: the tool's own
+        `--version` does that. Click reads an eager one first; one not eager (fastapi-cli's)
+        after the options given before it, so there a bad value given first is the answer
+        (a warning says so)."""
         try:
             eager = self.fold(keywords["is_eager"]) if "is_eager" in keywords else False
         except Unreadable:
             eager = False
-        if not ("callback" in keywords and eager and "--version" in flags):
+        if not ("callback" in keywords and "--version" in flags):
             return False
         others = self.version_flags(flags)
         note = f" ({', '.join(others)} is not read: give --version)" if others else ""
+        if not eager:
+            note += (
+                "; it is not eager, so Click reads the options given before it first (a bad "
+                "value there is its answer), the tool answers --version"
+            )
         self.warn(
             keywords["callback"],
-            f"an eager --version callback: read as the tool's own --version{note}",
+            f"{'an eager' if eager else 'a'} --version callback: read as the tool's own "
+            f"--version{note}",
         )
+        self.version_callback = True
         return True
 
     def version_flags(self, flags: list[str]) -> list[str]:

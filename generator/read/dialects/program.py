@@ -32,7 +32,7 @@ from burgee.read.dialects.emit import (
     parameter_span,
     shared_alias,
 )
-from burgee.read.imports import _is_main_block
+from burgee.read.imports import _is_main_block, installed_version
 from burgee.read.naming import same_import
 
 #: What of a command's decorator burgee's `@command` says too.
@@ -226,6 +226,12 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
     """The commands' decorators and parameters, and the head with the program and groups."""
     if reading.version_short:
         layout.program["version_short"] = reading.version_short
+    if reading.version_callback and not layout.program.get("version"):
+        # NOTE: what the callback prints is code's; the installed distribution's is the
+        # version it prints in the apps seen (uvicorn's `uvicorn.__version__`)
+        found = installed_version(reading.place.path)
+        if found:
+            layout.program["version"] = found
     groups = {g.path: g for g in layout.groups.values()}
     for item, where, root in layout.commands:
         group = groups.get(where) if where else None

@@ -74,6 +74,9 @@ class _Invocation:
         self.json_input: str | None = None
         self.debug = False
         self.version = False
+        #: `--version` given before any word of a command (`tool --version build`): the
+        #: version is the answer, whatever follows, as Click's group and argparse read it.
+        self.version_first = False
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
@@ -130,7 +133,12 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _tool_flag(name, program)
+            worded = any(word[:1] != "-" for word in self.rest)
+            flag = _tool_flag(name, program)
+            if name in shadowed and not (beside and not worded and flag and flag.dest == "version"):
+                # NOTE: a root command beside others takes a tool flag over once the line
+                # reaches it, but --version before any word is the tool's, as -h is help there
+                flag = None
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -170,6 +178,7 @@ class _Invocation:
                 elif has_value and not flag.metavar:
                     raise UsageError(f"{name} takes no value")
                 self._take(flag, value)
+                self.version_first = self.version_first or (flag.dest == "version" and not worded)
             except UsageError as error:
                 self.problem = self.problem or error
         self.problem = self.problem or _unrelated(given, self.rest)

@@ -129,6 +129,8 @@ def run(invocation: _Invocation) -> object:
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
         path, rest = _find(invocation.rest, program)
+    if invocation.version and path and invocation.version_first:
+        return _success(_version(program))
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
@@ -137,6 +139,8 @@ def run(invocation: _Invocation) -> object:
     if path in program.groups:
         if invocation.version:
             return _success(_version(program))
+        if rest == ["--"]:
+            rest = []  # NOTE: the options end, and no command follows: it is missing
         if rest and rest[0] not in HELP_FLAGS:
             hint = _closest_flag(rest[:1], [], program, root=not path)
             raise UsageError(
