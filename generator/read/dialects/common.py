@@ -193,9 +193,19 @@ class Reading:
         param.path[key] = value
         return True
 
-    def envvar_of(self, node: ast.expr) -> tuple[str, ...] | None:
+    def envvar_of(self, node: ast.expr, argument: bool = False) -> tuple[str, ...] | None:
         """`envvar=` folded: its name, or its names in order (Click reads the first one set);
-        None, after an error at its place, when they are not known before the program runs."""
+        None, after an error at its place, when they are not known before the program runs.
+        An argument's (uvicorn's `APP`) is left out with a warning: a tool's arguments come
+        from the command line only, so a line that leaves it out is refused, never read
+        otherwise."""
+        if argument:
+            self.warn(
+                node,
+                "envvar= of an argument is not read: the tool's arguments are given on the "
+                "command line (a line without it is refused)",
+            )
+            return ()
         try:
             folded = self.fold(node)
         except Unreadable:

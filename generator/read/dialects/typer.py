@@ -272,7 +272,7 @@ class TyperReading:
             elif key == "metavar":
                 param.metavar = reading.text_of(value, "metavar=")
             elif key == "envvar":
-                envvar = reading.envvar_of(value)
+                envvar = reading.envvar_of(value, param.argument)
                 if envvar is None:
                     return False
                 param.envvar = envvar

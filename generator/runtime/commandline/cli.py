@@ -44,6 +44,7 @@ from burgee.runtime.commandline.argv import (
     _keep_argv_secrets,
     _read_json_input,
     _take_yes,
+    _version_answers,
 )
 from burgee.runtime.commandline.argv_parser import _closest_flag, _new_parser
 from burgee.runtime.commandline.batch import _BatchFailed, _run_batch
@@ -128,10 +129,13 @@ def run(invocation: _Invocation) -> object:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
+        first = invocation.version_first and program.root_mode != "alone"
+        if first and _version_answers(invocation.rest, program):
+            return _success(_version(program))  # NOTE: before the command is looked up
         path, rest = _find(invocation.rest, program)
-    if invocation.version and path and invocation.version_first:
-        return _success(_version(program))
     if invocation.version and path:
+        if program.root_mode == "alone" and _version_answers(invocation.rest, program):
+            return _success(_version(program))
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
             hint=_run_hint("--version", program.name),

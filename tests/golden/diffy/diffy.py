@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1107: the first handler from handlers.py
 #     line 1148: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13078: the tables (commands, groups, errors, result shapes)
+#     line 13120: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -7856,6 +7856,45 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+def _version_answers(rest: list[str], program: Program) -> bool:
+    """Whether the tool's `--version` in a line that names a command (or reaches the root one)
+    is the answer, as Click reads an eager `--version` once the words before it parse. A
+    group's, given before any word (`--version_first`), is read before its command is looked
+    up (`tool --version build x`, `tool --version nope`); an unknown option before the first
+    word is the group's error, but where a root command beside the others takes it
+    (click-default-group's group ignores unknown options). A program's only command's, in any
+    place, once every option of the line is one of its own, with its value (`yamlfix a.yaml
+    --version`; `--version --bogus` is a usage error)."""
+    if program.root_mode != "alone":
+        first = rest[0] if rest else ""
+        return program.root_mode in ("words", "flags") or first[:1] != "-" or first == "-"
+    path = program.root
+    command = _command(program, path)
+    if command is None:
+        return False
+    parser = _new_parser(program, program.name)
+    command.build(parser)
+    actions = parser._option_string_actions
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-" or word == "-":
+            continue
+        name, has_value, _ = word.partition("=")
+        found = actions.get(name)
+        if found is None and name[:2] != "--" and len(name) > 2:
+            found, has_value = actions.get(name[:2]), "="  # NOTE: `-Xvalue`, `-fsv`
+        if found is None:
+            return False
+        takes = found.nargs if isinstance(found.nargs, int) else int(found.nargs in (None, "+"))
+        if takes and not has_value:
+            index += takes
+    return index <= len(rest)
+
+
 # ---- burgee: loaded on first use: argparse ----
 def _reaches_root(tokens: list[str], program: Program) -> bool:
     """Whether a line reaches the root command of a program that has others: read with the
@@ -12594,10 +12633,13 @@ def run(invocation: _Invocation) -> object:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
+        first = invocation.version_first and program.root_mode != "alone"
+        if first and _version_answers(invocation.rest, program):
+            return _success(_version(program))  # NOTE: before the command is looked up
         path, rest = _find(invocation.rest, program)
-    if invocation.version and path and invocation.version_first:
-        return _success(_version(program))
     if invocation.version and path:
+        if program.root_mode == "alone" and _version_answers(invocation.rest, program):
+            return _success(_version(program))
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
             hint=_run_hint("--version", program.name),
