@@ -1530,3 +1530,33 @@ def test_a_version_callback_that_is_not_eager_is_the_tools_version(tmp_path: Pat
     assert not _disagree(port, lines)
     program = read_program(LATE_VERSION, str(tmp_path / "late.py"))
     assert [p.name for p in program.commands[0].params] == ["port", "loud"]
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "says"),
+    [
+        (  # NOTE: fastapi-cli: the app's callback and `dev` both declare --verbose
+            "import typer\n\napp = typer.Typer()\n\n@app.callback()\n"
+            "def main(verbose: bool = False):\n    pass\n\n@app.command()\n"
+            "def dev(verbose: bool = False):\n    pass\n\n@app.command()\ndef run():\n    pass\n",
+            10,
+            "Click gives each its own value",
+        ),
+        (  # NOTE: scriv: a decorator of its own adds --config and runs the command its way
+            "import click\n\ndef scriv_command(func):\n    return func\n\n"
+            "@click.command()\n@scriv_command\ndef collect():\n    pass\n",
+            7,
+            "put the options it adds on the command as @click.option",
+        ),
+    ],
+    ids=["group-and-command-option", "custom-decorator"],
+)
+def test_what_the_tool_cannot_mean_the_same_by_is_refused_at_its_line(
+    tmp_path: Path, source: str, line: int, says: str
+) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    found = [(d.span.line, d.message) for d in raised.value.diagnostics]
+    assert [n for n, _ in found] == [line] and says in found[0][1], found

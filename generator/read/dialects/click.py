@@ -189,8 +189,10 @@ class ClickReading:
             elif maker is not None or what is not None:
                 self.reading.error(
                     decorator,
-                    "a decorator a static reading cannot follow; burgee reads click's "
-                    "option, argument, pass_context, version_option and command/group",
+                    "a decorator a static reading cannot follow (its code may add options "
+                    "or change how the command runs); burgee reads click's option, argument, "
+                    "pass_context, pass_obj, version_option and command/group: put the options "
+                    "it adds on the command as @click.option, and its other work in the body",
                 )
         if maker is None:
             return

@@ -254,7 +254,9 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
                 reading.error(
                     item.node,
                     f"command {item.name} has a parameter {clash.name}, as an option of its "
-                    "group's has (given before the command): rename one of them",
+                    "group's has: Click gives each its own value, but a group's option is each "
+                    "of its commands' own option too in the tool (given before the command or "
+                    "after it), so the two would be one: rename one of them",
                 )
         added = [
             f"{p.name}: {alias}" + ("" if default(p) is None else f" = {default(p)}")
