@@ -1560,3 +1560,17 @@ def test_what_the_tool_cannot_mean_the_same_by_is_refused_at_its_line(
         read_program(source, str(path))
     found = [(d.span.line, d.message) for d in raised.value.diagnostics]
     assert [n for n, _ in found] == [line] and says in found[0][1], found
+
+
+def test_an_import_under_type_checking_needs_no_framework(tmp_path: Path) -> None:
+    """cookiecutter's `if TYPE_CHECKING: from click import Context, Parameter` never runs:
+    the tool's stand-in for click still does (no note that click must be installed)."""
+    source = (
+        "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+        "import click\n\nif TYPE_CHECKING:\n    from click import Context, Parameter\n\n\n"
+        "def _check(ctx: Context, param: Parameter, value: str) -> str:\n    return value\n\n\n"
+        "@click.command()\n@click.option('--name', callback=_check, default='a')\n"
+        "def cli(name):\n    click.echo(name)\n"
+    )
+    program = read_program(source, str(tmp_path / "app.py"))
+    assert not [w.message for w in program.warnings if "stand-in" in w.message]
