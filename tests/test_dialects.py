@@ -8,7 +8,8 @@ own parser (Click's `make_context`, for a Typer app the Click command Typer buil
 through the tool (in-process), compared as tests/test_ported.py compares ported CLIs (`Port`:
 the same values after `_plain`, or both refuse, or both show help). `KNOWN` lists the lines
 that still differ, each with its reason, and the test requires them still to differ.
-The apps: Typer: mcp's `mcp` (MIT), cruft, bbdc-cli; Click: yamlfix, skills-ref, towncrier.
+The apps: Typer: mcp's `mcp` (MIT), cruft, bbdc-cli; Click: yamlfix, skills-ref, towncrier,
+cookiecutter, uvicorn.
 """
 
 from __future__ import annotations
