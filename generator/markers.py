@@ -61,6 +61,7 @@ class Argument:
     its, flags included (`tool run APP --app-flag`, as `pipx run` and `uv run` read a line).
     `metavar="SRC"`: the word help, usage and the Agent Skill show for it (default: its name).
     On a `Path`, `exists=`, `file_okay=`, ... check it as `Option`'s do.
+    `case_sensitive=False` on a `Literal` or an Enum: a choice in any case, as `Option`'s.
     """
 
     def __init__(
@@ -78,6 +79,7 @@ class Argument:
         executable: bool = False,
         resolve_path: bool = False,
         allow_dash: bool = False,
+        case_sensitive: bool = True,
     ):
         self.help = help
         self.complete = complete
@@ -91,6 +93,7 @@ class Argument:
         self.executable = executable
         self.resolve_path = resolve_path
         self.allow_dash = allow_dash
+        self.case_sensitive = case_sensitive
 
 
 class Option:
@@ -110,6 +113,8 @@ class Option:
     `nargs="+"` (or `"*"`, or a number N) on a list option: one flag takes every word after it
     that is no flag (`--files a.py b.py`; `+`: at least one), or exactly N; repeated, the lists
     join.
+    `case_sensitive=False` on a `Literal` or an Enum (or a list of one): a choice is taken in
+    any case (`--format JSON` is `json`), as Click's `Choice(case_sensitive=False)` takes it.
 
     A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
     (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
@@ -146,6 +151,7 @@ class Option:
         executable: bool = False,
         resolve_path: bool = False,
         allow_dash: bool = False,
+        case_sensitive: bool = True,
     ):
         self.names = names
         self.nargs = nargs
@@ -175,6 +181,7 @@ class Option:
         self.executable = executable
         self.resolve_path = resolve_path
         self.allow_dash = allow_dash
+        self.case_sensitive = case_sensitive
 
 
 class CommandError(Exception):

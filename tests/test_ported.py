@@ -273,12 +273,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "-l=100 a.py": "Click reads -l=100 as the value '=100'; argparse (so burgee) as 100",
     },
     "sqlite_utils": {
-        "transform data.db dogs --type age integer":
-            "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
-        "add-column data.db dogs weight FLOAT":
-            "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
-        "add-geometry-column spatial.db locations geometry --type polygon":
-            "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
         "convert data.db a a a --output-type nope --output-type integer": "an option of one"
         " value given twice: Click converts only the last value, argparse (so burgee) each",
         "memory 'select 1'": "Click's [PATHS]... before SQL may be empty; a list argument"

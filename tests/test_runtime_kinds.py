@@ -34,6 +34,9 @@ CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
     ),
     "bool": ([("yes", True), ("OFF", False), (True, True), ("1", True)], ["maybe", 1, None]),
     "path": ([("a/b.txt", pathlib.Path("a/b.txt"))], ["", 3, None]),
+    # NOTE: the path, opened when the handler runs (`execution/files.py`, tests/test_files.py).
+    "textfile": ([("a/b.txt", "a/b.txt"), ("-", "-")], ["", 3, None, ["a"]]),
+    "binaryfile": ([("a.bin", "a.bin")], ["", 3, None]),
     # NOTE: what 3.11's fromisoformat reads and 3.9's does not is refused on every Python.
     "date": (
         [("2026-11-30", datetime.date(2026, 11, 30))],

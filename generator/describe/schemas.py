@@ -25,7 +25,7 @@ from pydantic.json_schema import GenerateJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
 from burgee.model.ir import FIELD_KEYWORDS, Command, Param, Program, Record, TypeRef
-from burgee.model.kinds import MEDIA, python_type
+from burgee.model.kinds import FILES, MEDIA, python_type
 from burgee.runtime.answers.deliver import _QUARANTINED
 from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
 from burgee.runtime.core.kinds import TYPES, _Decimal
@@ -68,6 +68,8 @@ class _Types:
         if ref.kind in TYPES and TYPES[ref.kind].media:
             # NOTE: an Image's or Audio's JSON form, as the runtime's type table describes it.
             base = Annotated[dict[str, Any], pydantic.WithJsonSchema(TYPES[ref.kind].schema)]
+        elif ref.kind in FILES:
+            base = str  # NOTE: the file's path; the handler takes it open
         elif ref.kind in TYPES:
             base = python_type(ref.kind)
         elif ref.kind == "content":

@@ -41,6 +41,8 @@ TypeKind = Literal[
     "float",
     "bool",
     "path",
+    "textfile",
+    "binaryfile",
     "date",
     "datetime",
     "time",
@@ -259,6 +261,11 @@ class Param(Node):
     shadows: bool = False
     #: `Argument(passthrough=True)`: every word from its first one is its, flags included.
     passthrough: bool = False
+    #: `case_sensitive=False`: a choice (a Literal's, an Enum's) is taken in any case.
+    case_sensitive: bool = True
+    #: A file's (`TextIO`, `BinaryIO`) mode, as `open()` takes it: `Option(mode="w")`, `b` for
+    #: bytes; None for any other type.
+    mode: str | None = None
     #: A bool option's flags that set it False: None for the usual `--no-` form of its long
     #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
     off: tuple[str, ...] | None = None

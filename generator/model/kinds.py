@@ -39,6 +39,9 @@ CONSTRUCTED = tuple(kind for kind, spec in TYPES.items() if spec.module)
 TEXT: tuple[TypeKind, ...] = ("str", "path", "date", "datetime", "time", "uuid", "decimal")
 
 
+#: The kinds of a file the handler takes open (`TextIO`, `BinaryIO`): parameters only.
+FILES: tuple[TypeKind, ...] = ("textfile", "binaryfile")
+
 #: The kinds of a form's field (`ctx.form`) that hold one value -> the JSON Schema type an
 #: elicitation asks it as (a choice, an Enum or Literal of strings, is a string).
 FORM_KINDS = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}

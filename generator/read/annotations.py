@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Literal
 
 from burgee.model.ir import Scalar, TypeKind, TypeRef
-from burgee.model.kinds import MEDIA, SPELLINGS, has_media
+from burgee.model.kinds import FILES, MEDIA, SPELLINGS, has_media
 from burgee.runtime.core.kinds import TYPES
 
 Use = Literal["param", "return", "field"]
@@ -177,6 +177,10 @@ def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
         kind = SPELLINGS[qualified]
         if kind in MEDIA and use != "return":
             raise UnsupportedType(node, f"{source} is only {_MEDIA_PLACES}, never an input")
+        if kind in FILES and use != "param":
+            raise UnsupportedType(
+                node, f"{source} is only a parameter's type (the handler takes the file open)"
+            )
         return TypeRef(kind=kind, source=source)
     if qualified is not None and qualified.startswith("local."):
         name = qualified.removeprefix("local.")

@@ -25,7 +25,10 @@ from burgee.read.reader import Parameter, Reader, is_none
 #: (`Option("-f", "--from-ref", "--source")`; Click's options have up to four).
 FLAG_KEYS = ("name", "other_name", "third_name", "fourth_name", "fifth_name", "sixth_name")
 _MARKER_KEYS = {
-    "Argument": ({"help", "complete", "passthrough", "metavar", *PATH_CHECKS}, ()),
+    "Argument": (
+        {"help", "complete", "passthrough", "metavar", "case_sensitive", "mode", *PATH_CHECKS},
+        (),
+    ),
     "Option": (
         {
             *PATH_CHECKS,
@@ -47,6 +50,8 @@ _MARKER_KEYS = {
             "metavar",
             "deprecated",
             "nargs",
+            "case_sensitive",
+            "mode",
         },
         FLAG_KEYS,
     ),
@@ -60,6 +65,8 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "count": ((bool,), "True or False"),
     "shadows": ((bool,), "True or False"),
     "passthrough": ((bool,), "True or False"),
+    "case_sensitive": ((bool,), "True or False"),
+    "mode": ((str,), "'r', 'w', 'a' or 'x'"),
     "prompt": ((bool, str), "True, False or the question to ask"),
     "metavar": ((str,), "a string"),
     "deprecated": ((bool, str), "True, False or the reason"),

@@ -16,7 +16,7 @@ from typing import Literal
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef, cli_word
-from burgee.model.kinds import CONSTRUCTED, python_type, spelling
+from burgee.model.kinds import CONSTRUCTED, FILES, python_type, spelling
 from burgee.model.literals import py
 from burgee.read.annotations import (
     NotLiteral,
@@ -221,6 +221,13 @@ def _param_type(
             "it takes the words as they are given",
         )
         return None
+    if settings.get("case_sensitive") is False and not _has_choices(type_ref):
+        reader.error(
+            written["case_sensitive"],
+            f"case_sensitive=False of {name!r} needs a Literal or an Enum (a list or a tuple "
+            f"of one), not {type_ref.source}: it is about which choice a word names",
+        )
+        return None
     if settings.get("secret"):
         unfit = not_text(type_ref)
         if unfit is not None:
@@ -232,6 +239,53 @@ def _param_type(
             )
             return None
     return type_ref
+
+
+#: The modes a file parameter is opened in (`Option(mode=...)`; `b` follows from `BinaryIO`).
+_MODES = ("r", "w", "a", "x")
+
+
+def _file_mode(
+    reader: Reader,
+    param: Parameter,
+    settings: dict[str, object],
+    written: dict[str, ast.expr],
+    type_ref: TypeRef,
+) -> str | Literal[False] | None:
+    """A file parameter's `open()` mode (`TextIO`, `BinaryIO`, or a list of one), None for
+    any other; False after an error."""
+    name, given = param.name, settings.get("mode")
+    item = type_ref.item if type_ref.kind == "list" and type_ref.item else type_ref
+    if item.kind not in FILES:
+        inner = (*item.items, *([item.value] if item.value else []))
+        if any(each.kind in FILES for each in inner):
+            reader.error(param, f"{name!r}: a file (TextIO, BinaryIO) is a parameter of its own")
+            return False
+        if given is not None:
+            reader.error(
+                written["mode"],
+                f"mode= of {name!r} needs the type TextIO or BinaryIO, not {type_ref.source}: "
+                "it is how the tool opens the file for the handler",
+            )
+            return False
+        return None
+    if given is not None and given not in _MODES:
+        reader.error(
+            written["mode"],
+            f"mode= of {name!r} is 'r', 'w', 'a' or 'x' (BinaryIO adds the 'b'), not {given!r}",
+        )
+        return False
+    if param.kind == "positional_only":
+        reader.error(param, f"{name!r}: a file parameter is taken by name: move it after the /")
+        return False
+    return f"{given or 'r'}{'b' if item.kind == 'binaryfile' else ''}"
+
+
+def _has_choices(ref: TypeRef) -> bool:
+    """Whether a value of `ref` is, or holds, a Literal's or an Enum's choice."""
+    if ref.kind in ("choice", "enum"):
+        return True
+    return any(_has_choices(item) for item in (*ref.items, *([ref.item] if ref.item else [])))
 
 
 def _param_default(
@@ -301,12 +355,11 @@ def _param_from_settings(
     ):
         return None
     bounds = read_bounds(reader, param, settings, type_ref, name)
-    if bounds is None:
-        return None
-    if not default_within(reader, param, bounds, default, name):
+    if bounds is None or not default_within(reader, param, bounds, default, name):
         return None
     path = read_path_checks(reader, param, settings, type_ref, name)
-    if path is False:
+    mode = _file_mode(reader, param, settings, written, type_ref) if path is not False else False
+    if path is False or mode is False:
         return None
     return Param(
         name=name,
@@ -330,6 +383,8 @@ def _param_from_settings(
         default_factory=settings.get("default_factory"),  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
         passthrough=settings.get("passthrough") is True,
+        case_sensitive=settings.get("case_sensitive") is not False,
+        mode=mode,
         off=off,
         metavar=word,  # type: ignore[arg-type]
         nargs=nargs,
@@ -463,6 +518,16 @@ def _default(
     reader: Reader, node: ast.expr, type_ref: TypeRef, name: str
 ) -> tuple[str, object] | None:
     """The default's Python source and JSON value, if it is a literal the type accepts."""
+    if type_ref.kind in FILES and not (isinstance(node, ast.Constant) and node.value is None):
+        # NOTE: the handler's own default is a real stream; the tool's is its word, `-`.
+        if reader.names.qualify(node) in ("sys.stdin", "sys.stdout"):
+            return '"-"', "-"
+        reader.error(
+            node,
+            f"the default of {name!r} is sys.stdin or sys.stdout (the word '-'), or None "
+            "(Optional[TextIO]): a file's path is given when the tool runs",
+        )
+        return None
     if type_ref.kind == "enum" and isinstance(node, ast.Attribute):
         enum = next(e for e in reader.enums.values() if e.name == type_ref.name)
         member = node.attr

@@ -27,6 +27,7 @@ from typing import Any
 from burgee.describe import skill
 from burgee.describe.mcp import PROMPT_COMMAND, RESOURCE_COMMAND, completing
 from burgee.model.ir import Command, Param, Program, Prompt, TypeRef
+from burgee.model.kinds import FILES
 from burgee.model.literals import py
 from burgee.render.converters import converter
 from burgee.runtime.catalog import code_tree
@@ -57,7 +58,7 @@ def _values(param: Param) -> str | list[str]:
     ref = param.type.item if param.type.kind == "list" and param.type.item else param.type
     if ref.kind in ("choice", "enum"):
         return _choices(ref)
-    return "file" if ref.kind == "path" else "none"
+    return "file" if ref.kind in ("path", *FILES) else "none"
 
 
 def _option_row(param: Param) -> list[Any]:

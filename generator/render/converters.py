@@ -9,6 +9,7 @@ from __future__ import annotations
 from burgee.model.ir import TypeRef
 from burgee.model.literals import call, py
 from burgee.runtime.core.kinds import TYPES, _Any
+from burgee.runtime.core.wording import _choice_text
 
 #: Kinds that are not leaves of the type table but read like one.
 _ALIASES = {"dict": _Any}
@@ -18,8 +19,9 @@ def _leaf(kind: str) -> str:
     return (_ALIASES.get(kind) or TYPES[kind]).__name__
 
 
-def converter(ref: TypeRef, *, in_record: bool = False) -> str:
-    """The expression that converts raw input into a value of `ref`."""
+def converter(ref: TypeRef, *, in_record: bool = False, any_case: bool = False) -> str:
+    """The expression that converts raw input into a value of `ref` (`any_case`: its choices,
+    a tuple's items' too, taken in any case: `case_sensitive=False`)."""
     if ref.kind == "choice":
         code = call("_choice", (py(c) for c in ref.choices))
     elif ref.kind == "enum":
@@ -30,15 +32,19 @@ def converter(ref: TypeRef, *, in_record: bool = False) -> str:
         assert ref.item is not None
         code = f"_items({converter(ref.item, in_record=True)})"
     elif ref.kind == "tuple":
-        code = call("_tuple", (converter(item) for item in ref.items))
+        code = call("_tuple", (converter(item, any_case=any_case) for item in ref.items))
     elif ref.kind == "dict" and not in_record and ref.value is not None:
         code = f"_pairs({converter(ref.value)})"
     else:
         code = f"{_leaf(ref.kind)}.convert"
+    if any_case and ref.kind in ("choice", "enum"):
+        code = call("_any_case", (code, *(py(text) for text in choice_texts(ref))))
     return f"_optional({code})" if in_record and ref.nullable else code
 
 
-def converter_spec(ref: TypeRef, *, in_record: bool = False) -> str | tuple[object, ...]:
+def converter_spec(
+    ref: TypeRef, *, in_record: bool = False, any_case: bool = False
+) -> str | tuple[object, ...]:
     """The converter of `ref` as data (`table._converter` makes it when a command is
     first used): the name of a type's class (or of a record's converter), or a wrapper's name
     with its arguments; the same converter `converter()` writes as code."""
@@ -53,12 +59,19 @@ def converter_spec(ref: TypeRef, *, in_record: bool = False) -> str | tuple[obje
         assert ref.item is not None
         spec = ("_items", converter_spec(ref.item, in_record=True))
     elif ref.kind == "tuple":
-        spec = ("_tuple", *(converter_spec(item) for item in ref.items))
+        spec = ("_tuple", *(converter_spec(item, any_case=any_case) for item in ref.items))
     elif ref.kind == "dict" and not in_record and ref.value is not None:
         spec = ("_pairs", converter_spec(ref.value))
     else:
         spec = _leaf(ref.kind)
+    if any_case and ref.kind in ("choice", "enum"):
+        spec = ("_any_case", spec, *choice_texts(ref))
     return ("_optional", spec) if in_record and ref.nullable else spec
+
+
+def choice_texts(ref: TypeRef) -> tuple[str, ...]:
+    """A choice's or an Enum's choices as the command line writes them."""
+    return tuple(_choice_text(choice) for choice in ref.choices)
 
 
 def shape(ref: TypeRef | None) -> str:

@@ -76,7 +76,7 @@ from burgee.model.kinds import has_media, metavar, value_words
 from burgee.model.literals import call, py
 from burgee.model.reserved import FREE_NAMES
 from burgee.render.completions import surface_slots, template_values
-from burgee.render.converters import converter, converter_spec, shape
+from burgee.render.converters import choice_texts, converter, converter_spec, shape
 from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
@@ -88,7 +88,7 @@ from burgee.render.sections import wrap
 from burgee.render.tables import aliases, groups, shadows
 from burgee.runtime.catalog import code_names, generated_names
 from burgee.runtime.core.context import _Command
-from burgee.runtime.core.wording import _characters, _choice_text, _number
+from burgee.runtime.core.wording import _characters, _number
 from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
 from burgee.runtime.program import TABLES
 from burgee.runtime.rows import (
@@ -254,9 +254,14 @@ def _parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], 
                 shown = param.metavar
             if shown:
                 options["metavar"] = shown
-    # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.
+    # NOTE: argparse's "invalid choice" would print a secret, and checks a choice's case: the
+    # converter checks those instead (help still shows the choices).
     if item.kind in ("choice", "enum") and not param.secret:
-        options["choices"] = tuple(_choice_text(c) for c in item.choices)
+        texts = choice_texts(item)
+        if param.case_sensitive:
+            options["choices"] = texts
+        elif "metavar" not in options:
+            options["metavar"] = "{" + ",".join(texts) + "}"
     if param.hidden:
         options["help"] = _HIDDEN
     else:
@@ -332,7 +337,9 @@ def input_spec(param: Param) -> str | tuple[object, ...]:
     the examples check makes it too."""
     assert param.type is not None
     ref = param.type
-    spec = converter_spec(ref.item if ref.kind == "list" and ref.item else ref)
+    spec = converter_spec(
+        ref.item if ref.kind == "list" and ref.item else ref, any_case=not param.case_sensitive
+    )
     if param.pattern is not None or param.min_length is not None or param.max_length is not None:
         spec = ("_matching", spec, param.pattern, param.min_length, param.max_length)
     if param.minimum is not None or param.maximum is not None:
@@ -346,7 +353,8 @@ def _converter_code(param: Param) -> str:
     """The converter an input's row names (`converter_spec`), as the code it stands for."""
     assert param.type is not None
     ref = param.type
-    return _bounded(converter(ref.item if ref.kind == "list" and ref.item else ref), param)
+    item = ref.item if ref.kind == "list" and ref.item else ref
+    return _bounded(converter(item, any_case=not param.case_sensitive), param)
 
 
 def _bounded(convert: str, param: Param) -> str:
@@ -417,6 +425,13 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         details.append(("apart", "_apart"))
     if any(param.part_of for param in command.inputs):
         details.append(("leaves", "_Leaves"))
+    files = tuple(
+        (p.name, p.flag if p.role == "option" else p.name, p.mode, None)
+        for p in command.inputs
+        if p.mode is not None
+    )
+    if files:
+        details += [("opening", "_opening"), ("files", py(files))]
     if command.is_async:
         details.append(("await_with", "_await"))
     elif command.returns is not None and command.returns.kind == "none":

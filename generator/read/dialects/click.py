@@ -430,6 +430,22 @@ class ClickReading:
             reading.warn(value, f"{key}= is not read: it is left out")
         return True
 
+    def read_file(self, param: Param, node: ast.expr) -> None:
+        """`click.File(mode, ...)`: the handler takes it open (`TextIO`, `BinaryIO`)."""
+        reading = self.reading
+        call = node if isinstance(node, ast.Call) else None
+        given = {k.arg: k.value for k in call.keywords if k.arg} if call else {}
+        written = call.args[0] if call and call.args else given.get("mode")
+        try:
+            mode = reading.fold(written) if written is not None else "r"
+        except Unreadable:
+            mode = None
+        param.read_file_mode(reading, written or node, mode)
+        for key in ("encoding", "errors", "lazy", "atomic"):
+            if key in given:
+                reading.warn(given[key], f"click.File({key}=...) is not read: the file is "
+                             "opened when the command runs, with Python's defaults")  # fmt: skip
+
     def read_type(self, param: Param, node: ast.expr) -> None:
         reading = self.reading
         if isinstance(node, ast.Name) and node.id in self.types:
@@ -451,13 +467,11 @@ class ClickReading:
             param.type = f"_Literal[{', '.join(repr(c) for c in choices)}]"
             for keyword in node.keywords:
                 if keyword.arg == "case_sensitive":
-                    reading.warn(keyword, "case_sensitive=False: the tool's choices are "
-                                 "matched exactly")  # fmt: skip
+                    param.case_sensitive = reading.truth(keyword.value, "case_sensitive", True)
         elif (name in ("Path", "File") and isinstance(node, ast.Call)) or name in ("Path", "File"):
             param.type = "str"
             if name == "File":
-                reading.warn(node, "click.File: the handler is given the path typed, not an "
-                             "open file")  # fmt: skip
+                self.read_file(param, node)
             for keyword in node.keywords if isinstance(node, ast.Call) else []:
                 if keyword.arg == "path_type":
                     # NOTE: `path_type=str` (or None) gives a str, as Click does

@@ -72,6 +72,28 @@ class Param:
     #: `is_flag`): read as text, made a bool first in the command's body as Click's BOOL
     #: makes it (`program._prologue`).
     bool_value: bool = False
+    #: `Choice(case_sensitive=False)` (Typer's `case_sensitive=False`): a choice in any case.
+    case_sensitive: bool = True
+    #: A file's mode (`click.File("w")`, Typer's `FileTextWrite`): `r`, `w`, `a` or `x` (the
+    #: `b` is in its type, `BinaryIO`); None for any other type.
+    mode: str | None = None
+
+    def read_file_mode(self, reading: Reading, node: ast.expr, mode: object) -> None:
+        """`click.File`'s (or Typer's) mode, given as `mode` (its text) at `node`: the type,
+        `TextIO` or `BinaryIO`, and the mode the tool opens it in."""
+        text = mode if isinstance(mode, str) else ""
+        letters = text.replace("b", "").replace("t", "")
+        if letters not in _MODES:
+            reading.error(node, f"a file opened in mode {mode!r} is not supported: use "
+                          "'r', 'w', 'a' or 'x' (with 'b' for bytes)")  # fmt: skip
+            return
+        self.type = "_typing.BinaryIO" if "b" in text else "_typing.TextIO"
+        self.annotation = None
+        self.mode = letters
+
+
+#: The modes a file is opened in (`click.File`'s, with `b` taken out).
+_MODES = ("r", "w", "a", "x")
 
 
 class Reading:
@@ -104,6 +126,18 @@ class Reading:
 
     def code(self, node: ast.AST) -> str:
         return self.text.code(node)
+
+    def truth(self, node: ast.expr, key: str, otherwise: bool) -> bool:
+        """A setting's True or False (`case_sensitive=False`); one computed when the program
+        runs is an error, and the setting keeps `otherwise`."""
+        try:
+            value = self.fold(node)
+        except Unreadable:
+            value = None
+        if isinstance(value, bool):
+            return value
+        self.error(node, f"{key}= computed when the program runs: write True or False")
+        return otherwise
 
     def fold(self, node: ast.expr) -> object:
         """A value known before the program runs (`Constants.fold`), or `Unreadable`."""

@@ -48,6 +48,10 @@ def _marker_args(param: Param) -> list[str]:
     elif param.metavar:
         args.append(f"metavar={param.metavar!r}")
     args += [f"{key}={value!r}" for key, value in param.path.items()]
+    if not param.case_sensitive:
+        args.append("case_sensitive=False")
+    if param.mode not in (None, "r"):
+        args.append(f"mode={param.mode!r}")
     if param.argument:
         return args
     if param.envvar:
@@ -103,6 +107,9 @@ def default(param: Param) -> str | None:
         if param.default in (None, "None", "()", "[]"):
             return "[]"
         return param.default
+    if param.mode is not None and param.default in ("'-'", '"-"'):
+        # NOTE: a file's `-`, the standard stream: the handler's default is that stream.
+        return "_sys.stdin" if param.mode == "r" else "_sys.stdout"
     if param.is_flag:
         # NOTE: a flag whose default is None (`Optional[bool] = Option(None, "--x/--no-x")`,
         # `default=None, flag_value=True`) is None when left out, as Click gives

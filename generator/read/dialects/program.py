@@ -273,7 +273,9 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
     text = head(program, list(layout.groups.values()))
     emitted = text + "".join(edit[2] for edit in rewrite.edits)
     modules = "".join(
-        f"import {m} as _{m}\n" for m in ("datetime", "pathlib", "uuid") if f"_{m}." in emitted
+        f"import {m} as _{m}\n"
+        for m in ("datetime", "pathlib", "sys", "typing", "uuid")
+        if f"_{m}." in emitted
     )
     at = head_offset(reading)
     rewrite.replace_span(at, at, modules + text)

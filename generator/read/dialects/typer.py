@@ -37,6 +37,10 @@ _QUIET = {
 }  # fmt: skip
 
 
+#: Typer's file types, and the mode each opens its file in.
+_FILES = {"FileText": "r", "FileTextWrite": "w", "FileBinaryRead": "rb", "FileBinaryWrite": "wb"}
+
+
 class TyperReading:
     def __init__(self, reading: Reading) -> None:
         self.reading = reading
@@ -221,6 +225,8 @@ class TyperReading:
             return None
         param = Param(name=arg.arg, node=arg, annotation=reading.code(kind))
         param.type = param.annotation or "str"
+        if self.member(kind) in _FILES:
+            param.read_file_mode(reading, kind, _FILES[self.member(kind) or ""])
         is_bool = param.annotation in ("bool", "Optional[bool]")
         if marker is None:
             param.argument = given is None
@@ -300,7 +306,14 @@ class TyperReading:
             elif key == "default_factory":
                 param.default_factory = reading.code(value)
             elif key == "case_sensitive":
-                reading.warn(value, "case_sensitive=False: the tool's choices are matched exactly")
+                param.case_sensitive = reading.truth(value, "case_sensitive", True)
+            elif key == "mode" and param.mode is not None:
+                try:
+                    mode = reading.fold(value)
+                except Unreadable:
+                    mode = None
+                binary = "b" if param.type.endswith("BinaryIO") else ""
+                param.read_file_mode(reading, value, f"{mode}{binary}" if mode else mode)
             elif key in PATH_CHECKS:
                 if not reading.path_check(param, key, value):
                     return False

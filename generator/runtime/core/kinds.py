@@ -269,6 +269,35 @@ class _Path(_Type):
         return isinstance(value, str)
 
 
+class _TextFile(_Type):
+    """A file the handler takes open (`TextIO`): its path until the handler runs (read,
+    checked, explained and recorded as text), opened then in the parameter's mode
+    (`execution/files._opening`); `-` is the standard stream."""
+
+    name = "textfile"
+    spellings = ("typing.TextIO",)
+    expected = "a file's path ('-': standard input or output)"
+    clispec = "path"
+    metavar = "FILE"
+
+    @staticmethod
+    def convert(value: object) -> str:
+        if isinstance(value, str) and value:
+            return value
+        raise _Invalid(_expected(_TextFile.expected, value))
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)  # NOTE: its path (never a result: read/annotations.py)
+
+
+class _BinaryFile(_TextFile):
+    """A file the handler takes open for bytes (`BinaryIO`)."""
+
+    name = "binaryfile"
+    spellings = ("typing.BinaryIO",)
+
+
 class _Date(_Type):
     name = "date"
     spellings = ("datetime.date",)
@@ -550,6 +579,8 @@ TYPES: dict[str, type[_Type]] = {
     _Float.name: _Float,
     _Bool.name: _Bool,
     _Path.name: _Path,
+    _TextFile.name: _TextFile,
+    _BinaryFile.name: _BinaryFile,
     _Date.name: _Date,
     _DateTime.name: _DateTime,
     _Time.name: _Time,

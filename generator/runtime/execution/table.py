@@ -25,7 +25,8 @@ the position, of its injected `Context`; `await_with`: `_await`, which runs an `
 handler's coroutine; `discard`: it returns None whatever its body returns; `apart`:
 `values._apart`, which checks the groups of options given apart that `_Command.exclusive`
 holds; `leaves`: `records._Leaves`, a command's record parameters given leaf by leaf,
-`--ship-to.city`).
+`--ship-to.city`; `opening` and `files`: `files._opening`, which gives the handler its file
+parameters open).
 
 The command table as data: `_command(path)` makes the `_Command` of a row of `COMMANDS` the
 first time a run asks for it (`_from_row`): `_builder` gives argparse (and `_quick_parse`) each
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
 #: reader's.
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
 #: asks for it.
@@ -95,7 +96,12 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    handler = named.handler
+    opening = how.get("opening")
+    if opening is not None:
+        # NOTE: its files open just before it runs, closed after (`files._opening`).
+        handler = opening(handler, how["files"], "await_with" in how)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in each.options for each in inputs)
     build = _builder(inputs)

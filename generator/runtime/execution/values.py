@@ -414,6 +414,20 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+def _any_case(convert: Callable[[Any], _T], *texts: str) -> Callable[[object], _T]:
+    """`case_sensitive=False`: a word naming one of the choices (`texts`, as the command line
+    writes them) in another case is that choice, as Click's `Choice(case_sensitive=False)`
+    reads it; `convert` (`_choice`'s, `_member`'s) then takes it as written."""
+    folded = {text.casefold(): text for text in texts}
+
+    def convert_any_case(value: object) -> _T:
+        if isinstance(value, str):
+            value = folded.get(value.casefold(), value)
+        return convert(value)
+
+    return convert_any_case
+
+
 def _member(enum: type[_E]) -> Callable[[object], _E]:
     """A converter that accepts an enum member's value (as text too: a flag, an env var), as
     the schemas and argparse's choices do; never its name."""

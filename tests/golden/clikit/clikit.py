@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1319: the first handler from handlers.py
-#     line 1470: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13716: the tables (commands, groups, errors, result shapes)
+#     line 1342: the first handler from handlers.py
+#     line 1504: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13847: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TextIO, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -329,6 +329,15 @@ if TYPE_CHECKING:
         @staticmethod
         def check(value: object) -> bool: ...
 
+    class _TextFile(_Type):
+        @staticmethod
+        def convert(value: object) -> str: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _BinaryFile(_TextFile): ...
+
     class _Any(_Type): ...
 
     _T = TypeVar("_T")
@@ -424,6 +433,12 @@ if TYPE_CHECKING:
     ) -> Callable[[object], Any]: ...
 
     def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T: ...
+
+    def _opening(
+        handler: Callable[..., Any],
+        files: tuple[tuple[str, str, str, str | None], ...],
+        awaited: bool,
+    ) -> Callable[..., Any]: ...
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
 
@@ -1018,214 +1033,222 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoxMTAyLGlucHV0czoxMTc3LGxsbXM6MjMzMixtY3BfdG9vbHM6MTk2OCxzY2hlbWE6NTM5Nixza2ls"
-    "bDoyMjg4CnicrVbbbttGEP2VAV/ioqTQ9tFGHgzHvTqNEbkxAkGAVuRI3Gi5S+wuTatFgX5NPyxfkpkhV6JV+yFA82By"
-    "lzNnbmeO8le29a5rQ3a+WGRZTn+2HjFmefYTPyG4Bp3FC/CdDdDXaCHWCKVrGmUrMNoiWNVgAOvS7Sxb5ous1v8DiCGM"
-    "Gx2i2OuITYCNdw0UhTy6FqKjQ3SjOZkWYvaVfl9pX6HBiOTzRl6kwFhru70AFXbkq32IOTgPFrEK5LlHKdxToW7tqj2U"
-    "yoKyoUc/QHoM0vb3/AR8QL8XxBx6HWvXRUamM5yVzhJ+8/pHZQJ+M3hvMJY1ed8rHcExMkPYCMa5NueqUrQLjlyiMVjB"
-    "es81aRoOw9MkHIWFt1e3Y1fUGo0UGUqv1wgK5OqcXkrXEfrGKEpQQexag/xS6TLys1UxorcCysZN20UKWOFGdZ//+Xeo"
-    "uLNcbyfZqralAmHV6vaRabKCymE4HxoBvfOEsyFIuLy9BR1kTuTzKuRUwqfghlBFkcCN22qGv3Fb0DaNhQbS1yoyQKND"
-    "4HbSifJH32irDJwxbnQ7aletqwrt2F98bJ3n8VzLC7V4oEkuvK1k0l2zpvlWOdfx6/zd73x5Nf8AZ3RWftsqH/AVBe5i"
-    "p4zZAz6WJqUb0D8wn+b8nJDw7Mrockdeq6JeSf78rXZBuhyQuED746iOcRTc70OshF66dk/gV/Qgahqi4tkkodX8/dVs"
-    "NoM387vVueAbRZsgPR87HckcI/eC/uXZuKKDaIx6IQu/zL8jCVlkRRGYshSzKKwbD8vcdsYkTdCWiNjqSCRmWFYeS13N"
-    "8g3TmsM8XedxSc0xxkbgeT/pbnTO7ihb2T5pYCa4vLcTk3c0u1aNuy6lsumQxHK63Ytl/j3/eS61cV0Xx4p3iO0kys+u"
-    "B2rSnoWDP03wx2Wd+FJEtT9xlqmSc08rnXO7hmmHWSqqUX7HPjxR8rmU0VJRxGgaVhCOirT+R3CRYHJiUc/bRdXLxSTB"
-    "cfEnCTLLJ/ldUnakJUWpwqDcY04PMhICXbuAh4HP1R4a51n/sUVKj3nMF6mSoP+cot/rKtZC5Rr1to6zLP9hsDSCH9V2"
-    "Yv3b9cfXHy5v/rh+Ed71Fv0Uv3ZAd4EqnxQtcnQsuZVQLYmwsyf8upVLng35cPtYoVMwHZxRpHWJ+4dz6kYyHJ0S8FtK"
-    "mGhZ7tSW9pOwtQ20HGZgMxl8+8yW5OkYfZd2ZhC+YyGdZNKFJy04LgZJ3eT+o+tYYn+B8UNqTtK/I+wngWXlLYblTjy8"
-    "97ROgwDy712KVIaHZw1ZIad2J0y7G6WQdGrCs8Lj5gUjUeFDUPrhUeVBh9LxOIpU36i/x/Jq8WGhlZe1ttVJQFVVJAIy"
-    "qvEr+/Vi3ive8FNVMsNgh48y0Gfpz8b9YQVE72UNeAtSvoOiH9N9efFQlbXEfkIf4Ut+qmuUg3cukqwf/hfIvwIhW/79"
-    "BckiTYV4nM1YbW/jRBD+3P6KlXUSPeS0SU98IIgPFSpwcNCKwp1Okelt7LG9V3vX7K7r5qr+d2bWTuI4DvGpRNAPqbIv"
-    "8/rMzLM5TjSAPZo9ei9MmELOvamXWluY6dnZR6PkqF49VTo5izSP7dn5+Hw8mpyfNcd9zy4KwFtq/hFCi98LrQrQVoDx"
-    "po+e5DnQ/+aUsVrIBE9FYEItCiuUxOV3qWJWMWeM24x5mVncqJTOIu/J90yqStsSNFcqAy63JP1AIpiQLOSFsDwzp215"
-    "MS7AE4rjUSToBs+uW+bW2/4sCI4zYexIWMjNAYMTa5XftpwS0kICesup31NgsdAGHUOLcDsXUuRl7k3HLefG6JdVA8Rd"
-    "SWAFR2kW5Wa8EUuByvlDLXcybkt+NShkEWRg4X+AJW4JTLU5Hpmu4a9SaIi86awWEgxwR4M5aGXcARQDkvWjqljO5YJc"
-    "oisbeB4PSkwMNkwP6AlGmi9arsgyn+/wJFMyIU8qLqxPZWogVDJyVdoG9QqIX7W9PSWI51zfkTKMyVWMGcUyUjrn1C0K"
-    "btO1tQ0+nvyWYVnmPQVdwy6wuDLAakDgJGANU1ggmcCPKgXpqiRUOSYhYoC2+ixVFdyDxrJxCxspIR3DOgyfQ/afV8sF"
-    "pqQCPQq5Aeau+BRGC5p2/5zx0aeAPsajr0fBly/qHvEGZIKRnp63mwRuCEmtGiMzVwZ6sb3ZuNqG3PAFy5WGb5iGAjAT"
-    "mFW34HVanBGfnGy04zX1ZzTDyV1/KTTEYrk527KiBYjVUrCKJtcawbzVVERkU0YISEEkqd1I+WziTwJqvjxxwOzNfDcR"
-    "T9v521T58+X7b99evPnj8h8j8khYU5VEJwZNWTxqELen7KQRMSVsF6WFqEY7YlqX0rysk7XM9GQQpPHiAQHNi2K/jzQq"
-    "8SD1GLSGosx14q6LGg+789Cf+UbgF4ZCx1BYmYO0ZiP/lPxiYVO6MMTAa3e2sZEiXgnXuNa19IrsEkZl3NLY6qU9G5zG"
-    "90jG7TMc/QWRhbQgvOMJGLJNSIMEKquZR8ffzlCl1AyZqZlKxCEhUpq+OnC86A4GJOe9KjW7uH7N6vNdN534pbC9/i7P"
-    "BcfwUCh9SC5BQm4bgvzvzcV3GqHEfrq5+hW7HoLjhLtB6bMKN/gcR6aI3Qx8QLLsOsbmFPS90Nwfyqzvbt46q3q0Liff"
-    "WuXnqqAipTLCqm9mYlcHjpheFT2jbvJ5+tbkqRNLbNM83PUG6j5wpOpEvY3jFVzWGQrIyC2eXPvp9vrIhdPWxKLRHAyZ"
-    "E1hG94d8KKTK2IGjIoqQ57t2Nxcy2ujB0+mEWkfFkT0/c4BQ2Zia95Kw7uxYUpquhjVj2a+iWjEU4qs1S9lu2ntTE6pi"
-    "ccDMGGywITxnHi+fd2So1yZ+E8fANBL4IUyI+hk+lnvp6q7fFoiiAg9Tl87eqmsX0NLVlVVDBmQdxqMZ1bxbwNpEcna0"
-    "bjA7Atv0o/2Ix4PouwwR+ywsLSLGIP93bc6wkw8xKma10in77fL7Dy9PKUgqjs1GYHdR+hZRz0Qu9lyZtK5MxvTXjaLr"
-    "P/sD9zfth2mpeJzVWmGP2zYS/SuEcEA2B9nYbXEfztsWCNLtNXfbS5BNGxS7bkxLY5u1ROpEar1OsP/93pCSLVvart0k"
-    "d0g+JBZFDoczb2beUPkQOWMyG42uP0Ra5hSNogVlRRRHKdmkVIVTRmPwe5NUOWkn+Vnwmlho40Qis0xOMxqKC5ksxMRL"
-    "ux4PWdZEKCvcgoQtZEIDS4UspaNUJCbPpU5FId1CmBnmYGJRmnkp86F4oW/NkoT0uwhpxaRYuwV2TTK1VG5YrMU3LP47"
-    "MRj8bjH+5JtbmVX03ZOJWClInNTPE8j459XLfwsz/Z0SJ3LpkoXSc+wnnZf+BMKVLip3lSwol5NzoZyQ2q6otMJoCstJ"
-    "31JmCsKIsC41lYvF5MNNZJY30Ui4sqJY3ESpdJKfh8Ph/SQWq4WxJCY8Ogk7EzbD2u1u4kSKkmyVuaARjMAmlbpRGAPB"
-    "C1MYjQ2BTcOCzUZs3xLGgjUxu95OOUvZ7OlQPBMzqbLKTwiH2uo9k5n1ilNZmpJH8GqpdHoT8WhO1so5hQdYDVve39cG"
-    "ltBTD95TaQTdwWKJSelcTG4iC3xUlmXdRDJhqLwr6T+VKglSJ+x3GCH4SNOdux7DUAyQBhCZ0pjgjCgrLXjGsMf5trZe"
-    "Yxor6JbKdSMk5uMLfyjr7bJR0bJBMgMABGuwxZLKiZOcnBzCjzpheJ737Bn8Jl5f/DABaufYcyqTpdd9VmWZcND1aZ+y"
-    "g8GUfT/hE1ngQK99yNhRgNalPzA7RdV2r08RHjw2YfhJDT2lYw/LDSLZYIIQeUNEbAvJ0ehD5NYFh3PAEl4jwAoqnSJE"
-    "+4f7+zhqg/GABffxJkXMSyLXyRH/4FFh4WToeB5OvFqQ7rhYsBgGezN6rPa1HptZ1pWI645CbxeGwbTVdiYRO3ixMmWW"
-    "RjCBXcAILUFTJAWS+oGjKXhWFsohcoZteT6U2KIyTRWvkNmrlrrh9ZH2rgO9e0jepwkqpO1m3pi318gfPkPXEmT6Umfr"
-    "HxG90cjnKT4WfiA0bykMhzQA+FFeGIcMv53d9nimrBsoR7nt2OYSr7yL/WsxK00O2Pt/qoLtPxg4c7SHef271jRoRXMq"
-    "O7u/4RBUJVTg7fE6V1rlVR6NTlseOoV1nDlA3Eugs5D1gTJZi2Xtc3kX5J6dtiV//fn8Hszd1ZnPEkZkWcr1/wkRKWXk"
-    "qEsU/LDPAo6L7TkK19IGFyF5lUjrlFpgYk0+O6A2aTM1KedFXSfmz5YOfNkXteb7ZvNCxsc6s392J2jjvRM85pvaCR3n"
-    "BJ/t+6ZJQBvnAAI9Cfo1j4Zq6X0T+1qME7GPmBidJEbDU/m3P7DAp0f7YUlUHBBkP5pVKIVwBi/ZSaanxwfUIz7oxs3/"
-    "xgkzQuXvolCCjhiGOntCOzASU3ga1MD/nEMhoSwD65syhXAKJZW9hPpp4D3x0/NXR/sGqEeu2E7TVT59wDeeI8E3K6ga"
-    "c9WzBGCkvui10+smJf6t7b8hJ9tclkvvGr1+OfPdxcyUoMHYgVl/FHcCpKVYlkX3433FwGVVRoEpz8kFfu7ZRIdjEHSN"
-    "xcKsGOpM6alWfqMk7/GpcBbQcByyPrIYyyllPZk38GHQcz9hhB+JqYCwWSYR62ioqiIj/pGqxPG/cIWjUntg8eQcxwXo"
-    "ajN9pjTMHBwoHyTSBibIcoIiePvbtRy8H/Nfp4O/D8Z//UsovZek54DN6Kt27cULpdnWcPMU7VZv6tnlA21FruRa5KZk"
-    "qkoFAVaAqB+I9piDVe+9bOjxItTkr7zc7UNR0kw1L697Mk93aLxXxTt5QqXcasEzC1LzhdvB7/VZfMb13cn5RxSh/S3/"
-    "dfHrt788u/z54g8tEnqHlcYhDmLgmGoRhENxUosYbZHmQxcByr3C0+CsxtNnX2584jTd2lv5lC+LIlxpqOKOT4021hC6"
-    "wdDCoi9BIM4QCuLZq1fN9QnWPEE+q287GBGDAV/S8BXG0TEKYY+77U3Yte7EvbXKue3jpB1o9YP5TXMMRoOAMH+ZZHcg"
-    "zXgO/fNhCr4KvXZ9WwAQMZnZafO+Zr2UNRm39Q90eTstXByxjHcfcdCfECxIq8nSXxJAN6Ut+sUsEOC98+4RUHbNJ+Kf"
-    "fwbzD7GdB0DfoTuZmasu7i/NHDZougCkk1V91ZUra5lz4gmViUqEvszECQPemSXSwkKlKenjSWhl+zKTbwAh9nFs/Woq"
-    "Dr8XQY1Om+DFN8K+HHft5yi6K0zZLQEXfthzK46A2Bfo1Pdtni9SGnP+CteqpXh+9Ys4wTMiupClJQR4XrkKgF8Lukuy"
-    "ykKvGz0vTVUgy8HXubFBfLBMjGkycZjebPl0eKNv9LP2zNlIcOp7529eE3vLP87FRWshT2FNYxSu2bGAaWR/Wr76tsRp"
-    "gqF8l3siPYFFz4UXfGUu1Mxz0ztlnS9+u+w0juqTfg612G+sVc+uDYnbbnnsFm/quyCAoaZ3+3uwk/q26GFtZ8ftt21q"
-    "9mwJxgG4HFIE2AZmz+rtBLCBy9ZDY1ayc5cQzunf9fHkOlC9Leqdx18s5UFSvO1eBl3xaOtu8OR5ppIlf3UZLCa+GvC7"
-    "hbG+GwldZug+65aF+5JtatHMQkY32jJbQrFgumRrvsRZgBcdXy94+wMpUZqWZH1Znyqd7nCN0eiMTbzi2/6PJEqcJmzo"
-    "v5sLhDZHarqRQ68H+7ZYbZoL7wDfYHTJyZcJxcQU3UM/x2Bt2JMWoiZXr58Ph0Px/dWbyWh75+t5eM2+HaaTOx5WFjQi"
-    "oY8hzc19ZX2gbcN55js/VuuQDoyLjzP9bfJD3zu4NebPSt5kvSmyne2ao260+nJoUYfFBs16rk5l2vPNj79eb66tw93U"
-    "SvqviuF6ZU41v1U5BXwh3cMhOiHGlwLT8R2eX8/kSZZLCPKfc7XY/S45xNKjUVhX2sdz21Yv6T+K1kcKX+pOJv7EwTYj"
-    "/xkUAcF+nM3sDgofundp3aZkKlePLDlrLTk75T/dbxyz41H2J0z1R2fks9SXFYd9pmpQA0eHhf5yNVnIEtSESutNyhN6"
-    "9dD1iwdZ02FMKRwn/LcL8h/ZPU7PBa+pi2mTCIc935aYXtcm2Zy/1rrW8TN8eMKWBem3/Nl2J27H9/8F4u0rgHic1Vpt"
-    "b9s2EP4rhDBg6WAbcYt9mIN+CNJ07dYtQZM1KFKvpqWTxUYiNZKK4xb977sjJVu2lMZq4g3ph9YSyeO9PHd8juqXwCqV"
-    "mmB0+SWQPINgFMw0gA16gRU2pedf6ZkZlYGScMB0IQ2bJyCZTYCFKsu4jFgqJDASYJhU1dsBSonAhFrkVih5b1lC5oU9"
-    "CxPIeDD6EthFTvqp6ScISeFcqxy0FWBo1FuznGWsFnLWUOgiUcwqVtkcQcyL1OLAXOk0Cr72ApOowtYETdFfwOUtpgnJ"
-    "Qp4Ly1MzqMuL8QV8RXE8igSt4OlpTV0/3Atwqw4majBO+KaRtI+GfwqhIcLIVvPGtL2UynJSoJTAoxOZLl4JiXKsLsCZ"
-    "hT9CK67Bv3bKofcjyHJlQdrVbNxpiZtUGNsXFjJTA88bfOmC6wZYrFXG+n33T5GT5/t9q5o42XpZJ0jQ+o+1aWgGzEA3"
-    "dj/HjWOhUQXaHoczIUVWZMFovxbSfXSnVVuIO0E457w0KOWlWNI+4zde7nC/LvnZ7oDi49PUmWzxb7jWfPE/QSiCFCzU"
-    "4PPCvXAFwyYI7QPGzZXxwekxpZkEiAyiYQGukGgsHGqqogVmoWRcmjnoJroeSupO6hG3hO/SE5thcELGXcHRPrtRNXob"
-    "FtwV6zKojWB7DGzGuqqAy2AjpNbOmbf0zOAa9MJFpcfmwlLxpejgM9sLlcQYZc9fkqgnzbh+j4ROMbwCyLdI+FdqzvDM"
-    "WlAgacnaSbDfPbnviF8zh/+bAMZgw6QWwAsuLFOUIBQDaVmqVN6jqlclzQElUAhpChGbLqiIC2QCFB889hXGjf1xdNqM"
-    "6wMK7hRuTEIshatpssimt4Q7VQgvDPccVe0RCzCAWIscCaifHsuK/3MdEgM6SzKur1y05eIkdoQsVjrjREZybp2jN/K1"
-    "pliaBl/Hm4odYklLAf2ENWUG1qAPwbOrBucC1LXHEjWn7MHzyb1Ywy3t8VDQ9QDrBtZ7khM+hXTtYCFHTYFx5oZG+CNU"
-    "BWIrTjkWDs5skadAPyIRWvoXg2BBSwcpmpyhoQi30kFtp8wOttjBkXOI4MUU6ofceNpNcrwiOPr3Je9/HtNf+/1f+uOf"
-    "fvC05Q3IGWJy9LTOW3BASAokYmiqDLSWynUuVVfkjC9YpjT1BZADYhbx714EG6zLiM9ONurx2vOZp07u6iHXEItq8LKl"
-    "UjZfjTcYUKMIicgmLjIJiFli15LjctgbEjeyfHaPA3dzy9+P3z9/d/jmr+NveuQLZaWaSzRiq3YHpxrM8AHbK0WMVkhz"
-    "dQGznxqzJz5YVaSHjzf50Zo6zyjcScLzHGkBm+QivyF7JyxSYEaePjBs/zAFY0wCdnh6yoRx1RLX/Ihlst//ZJTP0n4/"
-    "gZQ6kpYmZocbdSoDKOxuZJz7XekMI3dRQPTMtLUMDfS258t5ZQYBjqGwIsMAmbWsoZTJkavRgm0UPHVzSx0Jp8Tv1tr2"
-    "Z6SXMCrllhhza9e+1pL3ApLx8R6G/oH5iJU7vOIzbBdQNyEN9v+p7yc27N3g8xSaB6Lz35NWtxHAW/KqwQBTNRP11Hqj"
-    "Zmh91U5hrZoT9UBMZ8IYIuD4hMceaKwrPGV7BHWrrrDmJCKKQLZw+gcR2SldCtNWSV2zj2LvBup7VVAuv/ZqNFo4J74S"
-    "9nhiv1lT4SZXut6+HbsXjmJSIvUclYhcN+1oM0Q9KoO/nZ38SS+Pzt6xPXzGwpBzbQDrRFbYAvNmweAmTAuDGrGZVkWO"
-    "tRKDnCnjpXuX9HAWDy3OrnZsAc8udPoguyn1QX6Qh/WZ8YhRVf+oaH5orunHATuuLaQppGkPj/24K3wr2Q/bSlxotMY7"
-    "yt2H7HHXW2CHjQN8il2GiF3bcCOMddRhvXHoBaWlu1CL4kZatexaUeDVll23OC9vIREMJTne3IOC1LZFC+cddttv1W9u"
-    "+BL5GsJlm/ONfKA2vF4vR0u4rCI0JiUbt07eTjfW1mWUZcP5otx5/GgJI5bo6/o15Bk91+6j945SEV5hhCb9ZOJOJRpL"
-    "lHFdnG/9/ZVA2epRP7cqKpKo1QjnIQPEM4sooCk5IKU/rWkpZjtR4oO8U4tO1Ye235JsRpEG4wjTVMhojcWNRkOK8JzT"
-    "BdP9KChVKeNvZvxt1Tr7rFrJbe/F27aYLztDFwDXHTZp3+PMhFDli1oiHOFj6dK9GpYmZ2+PBoMBe3F2PhmtPnO43qbs"
-    "aCxOB9sC6wcR2QmjBglaCPfpbapb+tI7q6uHobsDILW26cXpILWq/cLkts+MdEkCPEycy1rLfb1yV6YutXo8hLPRbHjN"
-    "1j4Y8IhNsfFyaIjxaMQ+4AZZVsyWn2n85eccSV1YtNzRdRbhb+lmULYdIgMPTjz3MJoyBAKnQMrnuni3nlgk11coiEqE"
-    "kCwDywfoAxlSkzrApZ0hXFKOu6vsSi9O6lcm+a/rexNnsXfsiL09fjnBbCIQxLFZg/Bt13e1S7lUZOKOJcPakuE+/Wl+"
-    "Zoy7Q/Q7XPUtG8mW8s5ruy/FFWow0H6h+wAQJlwjRwNtnEtpQqseshy4lT5uRxm9OQRcQh4JdTg9YLSmPNarKjpo+bxL"
-    "fUbpkqX9pdaljjv49otb5iAv6L9arCX9+Ou/oZATLHic7V2Nbhs5kn4VQlhg7NuWLNuZuRs5E8DwZHZ942SM2LuLgaOV"
-    "qW5K6rjV7G12y9FkDdzT3IPdk2xVkex/Sy3FG3guusVNrP4hq4rF+j6S1eSnjhv4KhJuZ9Dp9447TifkcwE/4PKdn8Dv"
-    "hYiVL0O4dNh70evDlXEaT4UYxeIfqR8LNYqWyYweePXDce97eMATyo39KNGvnVFJA3Y/4wm7XkYidhhcc+8YDz12tnQD"
-    "GSWKpQoqYuIjyJIwOWGcuXI+h0e6gR8KlkgZ9N6H78NTFkuZ2JsO44HPlVDwR7hkk4BPGWrgwAPhxI/nHKXA8kCoJE7d"
-    "xF8I+7IiCXjIuFqG7vtwBj8DEfdABZkmUZp0Bp86SbIEJRLxEY0R+ZHw7M8HpzMN5JgHIx5PVWdw88kar9v9oEB3p5OA"
-    "uvAbavbDKfw2NoMiJjxQomoqHqp7EbN7P5kxCUr/99Uvb5kIFwJMJOAKU4kHkp3oJzhb8CAVbE/GrMsm8F+47Yf7Dktm"
-    "gvkhKACawWNUjBx/QMveiaXw2HjJIh6DsAlUR0I/OAXpjfZOR81knOAl2aCMCNM5aN2xuqJNhmt11GWjuNA2DsOXGYiO"
-    "b7M9T0x4GoCz4M/9JqG6Ez8QuTART2br7Xof+4kgqxgLz0QMLhKCHyXSGHVA98fLRChyv5D5cz6Fp3jq+RJFFPOx8Dyw"
-    "Hji9TGMXLM8Z9J7kG8VCFB+aTGGBl6fXf+4eOazX6znMB98m5bKaoIEECEn1GUcqqOmJcTrNFRyD3wsertcRmuqeJTF3"
-    "xZi7d6SDH0LzhjxgIo5lrMr1JP5cSGpkUxO05ljE6ytyeeiKgKQ3/YjxCfpRMvMVm2M3VAJ6H3QvsM+tqedWC1Fp0zn/"
-    "mDubkQOlnrYSBNyo0KZg31wCdwbu7YJUSveGSRoEuhkUX0ATYm+5Na747vVPt2yvPwB/gOac+9C/oOFDaLep0DVg8IFG"
-    "Nt6pH6pooiI/CLqeH2/sm+iLFRl1+MPuq1UDrUjsSpXuTMz5Fq4SQQfWipngzzzppnNQmWIJRh7Tst+offAilQjuoVBx"
-    "GobY90tiTHwReJvHOgphWgWHWWWwm3W7QTBXA6allGGwJFEhXoE9Et3GnkwSaEWycEkYwI+A+1uEXl2bbgzo+5KuQ5vr"
-    "EOtC+WwSy/laa4x54s429QEoybgtDwJQnQL2hY/h5JPvOTnYUVB/0JL8dH7xmtrLRn1stwwsCDQFd2dsz3owhiIRTMik"
-    "Fe/9IMdqix5IbWh0HjAMQKRFDAbqUsORPmgobDkZYsi0nejFfivJuOqC9lEASOVt4eplCTUOkFUs1M4EBPoEexhKvWwn"
-    "UxDI+26BUHy2YGihRoICkrQTidTZmnFgDf9IQQAkS29P37wuh3cFeLIXi0jwhI8DsX9iOkoox9LDVg7ZWOBjAnz0FuIu"
-    "FGP5oXdLBENps4OPlgVfClXkGcstTGl0WGrwLQgO3VcAfV3irQMI7lbDAXWVBPkoqQY8USXYBoqIlSTedAf2Y3uhEIj4"
-    "NXV1ncaFs9aiRi0Sz9F4GXGlkCBWGgxj3OeF7ozDIo1lb84uyUfUATIS7If+BLRt5TxzN9qGcIh4IWqiZHIwCaan2NTO"
-    "g0mzLhlvG/pj+hOoYpHD4Buimi41jfVgoI00dtTzOS1kyqBBhvjot2sL8Lsg2LpacIRTpC7sCothe1c/n19c9Obe/noh"
-    "gLlb8CwAKXupkfAVjj6yIRmwkaUynQL5bRUk93Ac5iAYmXEY/IiWUSxpCAKQZUBAi0UDQ5BsDOHlhKWhJ5AE0MAAZVVY"
-    "bOyDugB/DIYsvAclLUSIPDQfjmrKhiM2IJUjO3570Yf/A2tC53a5MdVpWKCM2JfJYnvguY6NyA4NSQohEOHUMeTMSudo"
-    "9MDHQFM/liFRKB3tbLn7LJDhlEIsXCJxCuSUBqYQVJEp50ErV8DRteU0mb11WJ/YawgxbB9xy8WxC1bCdNAHxoshQA9u"
-    "5zwis6GQc9+D4S1WFQM/jz0YCwq8C4/CqFBBVCfjGlsJzxRDcVuTUYACeHfi0J9l+owV2L5vb93uA0ObgjFwRFKmuDjG"
-    "VhCjEv832yxvpAfDCnCXJIYiEnknQhKd3CNrJkRpAKOX//TnI5UAJ/znK4fdnL+9uh467OXLq1+vXr2ikRf4FoZskcKY"
-    "CBQRHg3w/JiNwfZ3AhQbgxXAtQIp7wDS/TtRGjUomQ3QwLDo71g1wh9p7+OYDyMc16KiQimInqqEZgiu8b2xSO4FuMjL"
-    "7M4I7WMa9xUV9PLgkZtIc9E1uLYp1q57F2dm+EkIhoLgOFYXMcB5FOxMXL+tm0pLOpHIW4jBEs+Q2r6+bgzhxgL7T+eU"
-    "6b+rHNioGwELiOlFpHpa2AF7qd8ZIHd4heVpHpwxYnaDdHVomm8dv9XTMthF1SOs1tFYi77r03tmvgPcGoTcK/PGAVoD"
-    "GnMJSB/6agaejnKMKhQVCsFJkSAAN9zTnJi9hWc5PaOtDR4Sokcr8BwYiUCnI9rAof/hVIEZB2tB0cOgp+rmAI3Mr/y2"
-    "ftyneY+c+9EsAolmMK1GN0EmCuWHR9/qEERTX9wPhNfDWSmLx8UpqWksRFKbm/sTXiVloNYTQ4FsUCvGPhPVgESZq9jG"
-    "YjKBeI4+k5kTrro8hvEIdCiaOFNgI5qwqc6R0T+t+CpBBUK8jGmgWVbhbzOJcVzrV4bSWWl+YyWUmjoaoVUbCbzD5ZGf"
-    "wBM9Qks9mTMyo3DAnT/YPzuzJInU4OAAUcKMbHsynh54MTT5wVH/qN89PDrIxu9g+18mZBsjqp6rw/nGGLw+TnxBwCbv"
-    "8L8QIRWICs4goK2xk9M0ZcmOcANjeeGGKRJu4FRV4QaPY47NBiOjuaq/UJXBNH9jleg5DTceiha/yUoYPlTvgH5GoSE2"
-    "5AbGoHZ7wDbhSaoahaPpp/X6Ae1vVg7cXwEENd6DQJA03oCQGC8RMwp3rR9i40Eb+UGD1auWIalyGYbPvxm1uYcPQ2t6"
-    "7PydytDQ4sRIBy/4qf8YUWQcQThCjcwspv0zTiM9FzD3FUaXkQcDUyCNoUuDRxHPIfqY2YJsjjPVdkOOyxEVUD8TkbLQ"
-    "eOphZ7RxAwW31FIvMeCzMx8LsSsgUpqOmF0iGNax6k5FnAgq1T0yFVMpenFFxywG1bKsUtQxepqostoBdJSsNvLK4FqP"
-    "xQ80ck+TBu9uEUSrcRf9iHuej2/w4LIgrr2dBXdkpl3t6tWKLnD4SwsgeFszpm6X/kkjVKbbTWRb9BpLHI54DfCli2ya"
-    "M8vmMiYroaZfFfwa+THNRKDk5N+hP8clln7mXsDT4UmseVSZzZdNojxe+3G19l9CnGI1pgu4kQLtBIMPLcZhv//8cK8a"
-    "76zyD045Mu4QcYeIO0RsiYil8JpFuqNHMDHAp4ICLm4EgjD4MuH56AvCnw6h9bCxUVDOYzlGG9miuHZRthinNwBFT+Bo"
-    "t1bnj3Q5H7GeFCa9aX4J57ixEXAC/ZGJ7jJehuCwvifmkUxEmDzhkE9TqSoF4bR2brR7fgjU3DoNUaSGOztA2gHSMwGk"
-    "RxatOvkS3TOHrCz4xSJC/u0YwQuQlQew8tLtNqilq2O6MmaqenaDt3LkrPgAFTJsjS6xUA0TiO/wql5lJXBxaiuoxrN+"
-    "+AkL3H8aIOl2celisxFPbbz1Z5uuACbC4p7jrN4abKkPdnbgsgOXZ9GMv6PRjo5sTwwUXw4MKBSuH3rUw11pANN+mDER"
-    "OsOtAjbcTyhHIEQ0CBNcVo0o99KOIU6YzhwNdP5xloFKa2OULPLm7PKzl5UwgTbghTSiVWmtVvteIzjQmjpY6x5UoyVG"
-    "k9baqwwDs6Hbt5Xc1vguF6NdIuApw/RmvdQ4xTVqXP2k9bfaqhy4vHIw546WZcH4gkT7vWCYHurtUGuHWs+pGX9HqGXD"
-    "cB7w+r3DIoptNJ6h0pgpi1FJXwzAtPx502UR+ylCcjnMY4/AsIx2DJcmtOlPUfIYXXWtgmBBQAH2qYN2QUisY5OFMD4W"
-    "QcOUH/7ClFxGDwwodS8FVNaJeZwlKTgA/uH5boL/gu7osCbJC1NnUkwBM3I9ASxvnu8x14n8VWMHYL2463IlGr5cArOO"
-    "pSpURGp3Cqtyi81GiVfQHeYyxuQYyn+m3Du8UMk18X8rVGrD2uP13Bw6hzVH+pvv4Wdd0AIz4U9nSa+yxsenDX0pUyxY"
-    "WeGnh2ptP7/+9Ye/nl785fUa1eR92C6z3MQdUyVERzeR8ZJYtL5iS6qvMcMdRYloO/qyoy87+vIV0BcLXN3FgkiMCaBH"
-    "8P/4FTJFs0Tw+Q8uBqRtaQ3VwqAOpmtgR+yYdTEFOSv5mU3a1vHN6Rhshrt/v+Hd34b4n373++7wP/7QIa5zIcIpUJfB"
-    "Ub+Gnw/0BTdhYtMcQXk5sx3wVRY+qeUGlHZ/rvvBEZWb/4hiMfHtzZuaFIWwk10a1rB0HVRWwRXnRAEwt1+g2wAvSzgL"
-    "BWmgazFBnyNf4dvnjHzZj9MwLXdfN5Zt6cMNOKLu0ZV5+5SmangUYW70beRHH7GaW+ZJoQbms6l7/EhAJymfXl5ipjl9"
-    "bhtF3yjHfqGBTdDtzkSAuVXyaab3oYaVfKNpmfhaS4aDA9S3oD6VXinuZriandWo2bVVHBuMQZH0uazKJwVxxSyZxTKd"
-    "ziyFKH7cpLdIqCuVsbdoNRc+rrUgSnRJxRqd0VNw8aXM3nwlA97+28lSPl6xHCr5c634BvPfIWbf0VchIDZ+i4C59ZSM"
-    "0KmkuWGVo/xiqN2k88cdSdyRxB1J/BpIoq7GlfeKLJhtq0LRElOxt6SFGC11qRbGuhHTqd1fiAwixK3lBzVMM4apZ73W"
-    "OEwza3ocxQpBGwqxO/q0EbAZg8rYBUVmOFTvbnXcMaF/e0XXAk1R30onwaZpnxYRyGnDLNWFnEKVNtNOxuYbV8VMz8Dt"
-    "EDgzPSKw3+TeAd2b+R50mEqexHY5Erij0irKkTaQKstmYuCg+NCvMm3aIIhk3ZijUWGnl+fMvi7CBVw+uzj/+fx6dP3L"
-    "z6/fduyXiCsFysvYUYEdFdhRga+ACtg4m4U1br7WsrFEHVPY2HqmCMtnunTG6ZMsHZBtuV+MGpB+jYhHmq4F5WqErDS8"
-    "RQW62R7nxEeTVlmu7DVdphUvdGqHsMKjrHJaxcMNYbj54Bsunl39le3hhiXxNOKxErjZQZqkgMxLJj66Qar8hXgfTmEc"
-    "DQZFlJxLpYu3GyJA27kJPG6r3H+CtSlqt9LHwmYpMMPKD80j3dJsDm0uRJpiEn1xagBnbD51PD8eyTtc6jTv43ZEOu4Q"
-    "hpQQ1lWLRolaCYFmJhlKRbZfgatyPLQzbnJX4wGxmOQltt42qlikXevNJiIPy2YA2OfuNl9x75jBjhnsmMFXwAwyZMoi"
-    "XP4JAIZtKKFH8wZrqIFN/rQwRL3dVlLCiDw6D2thCD0/f8kIpAPlsDo+whD1KCHRajFdRvahwQeWq/PFGAkWMjKfeT9d"
-    "2kwFL3FfIsyjcZiFReZPKEXmI25DtF8ctFOSDOC7Wvy7xMoQtF6rXcfLq9y0iiqk1utAd2mqomHh7nCz+vLcqootDdC2"
-    "mJ5BG8iK1YsBJHOXvIUIEGofn2g96V7TUqmBdbKFqXnYftWLtqer8dWrbNM6vT3AHu1EDYa57c5uaaYG782koqQonV2m"
-    "s85M5hSmR+XkldYkBu9DhQtmPKAVM7uvDxJUfOkpCCoKtGoqZ9Zp+jC32x0j8NSDVHF2bjA4bJ4n9LwY8Aonz6iU8mpQ"
-    "eZfTwnJQJtL9SorWvMKG/V/p/D5dfn3p5/GkK9M3tlrau8+Wk6n5aUm5Vv3RjlLuKOWOUn4FlNJiB8XVfo/+RzTOxiXe"
-    "i7DoMf6z7YyT3j+1O2OmAmaKZ1g400V/MYpHANNuQaqCC1UsQXfRe/991jJVDQrKK1Q26ajt9i8bBP3K0lBLuuHKqF7L"
-    "GVw0muwVWMPt1buzXq/Hfry6vh3kW0FQuo1JskngcZE80eeyervIdUkwqzZfMNoZN0cgWfAY6dS7syIka6lXzjE110Jb"
-    "4MumGsBGazK8c57aMse7cU4K091op1NzvoQRRE4m5Ag75N8h/w75//8jvwl0vJfQeT9j8y9+B7w10GOZjEpkVB7TpX0x"
-    "bLfhf3tArsBAntx7iG/qoL+WPGRR/qEpJfmxfQOrcbk+F1F0twLSaanaL3BlxizXf2m2c6dDR/QhKSfs1pxWcvbmx//7"
-    "n//FAw7Aq+8xjxetVDg/5bOH/rZntci8bMYomj3J/Mmc99LzxMJ4z8Gi3zvWE4oPzVxYlzUs2io7sqe6GQj3Gvb6Nscp"
-    "ZUdNgC/dc9q3XH94NhUmHQZ6qKZDIDT4Ch4X4uNO0+/D/Jgf2h49vsNFWtyFO6zsWd6DVz/b6KVVrUc4TPkTqclEFXlP"
-    "q/1IysdB4JFCmxVwiHvJP8MdGVe/aWY2a/HHmLCRyQcm6b1hGrRh4GDdDjxFv0gfiuZbu9MW2UkZMXM5LJQ+OvXabrpV"
-    "q4Oej65Lp4Oho58wfKe4TzgQ/14NT7UDZl5l9HfsKXQk43DH63a87hnxujpyZCjRPzw6fvHtd//5X9/zsevpKf8GumTO"
-    "k6g+zWx8ZThFQoGS6djXxKG2iD5N/TdHoNJBbHoX/L1bCjL27AM8AGO/tzKIrdg3Ukf+la8c1qN+Q8BYR3WGBfJt+0CR"
-    "UOORAiNXeoIqLHh1804lIUtDfVonHqcHLp7iSQeh8j20mTlK88QuXPrmKMpxOtVfNZv6NRcvVX7UonJgGZ4+7FPGWR4z"
-    "bWZpD8U0R8ZhNlflKJdYfCChS3LUByMFiV6sl+i6UIHeT5MDzXd9OgAIxQL+Q1XoDOQTpoSGhZthSY7GcUxBlO++b2Md"
-    "k/lcUltLZU4LMenQwtOC0PwXuEJJlHzAVPSMow2NEfNQ73ha3u+HCKDdDqhUbWUQWKr72xbKJ4D63OSM0bkddJiiPYZE"
-    "l3tCB4fQFg3mJCPfnZmziJYlaRrGoCWJvmtnDdMd0BpO6cwjz/fwdBnaFmJszrMkqXXFmikMCvR56i9wR6UZUm2i0vjB"
-    "HrXpBI+xA7XsKWdOlXS7Mg08enQsaJE9EZiizkgBffYHdtMp98OSDcoj7aL6x/316p/nb7O9syQOumfsgF2d/+n87fX+"
-    "CTTTiM4yQaX1waVgo7IfFkfxxdpfHLcwfvYy24M6r1+/e7Oi0uHDvwCz4Y4weJytWG1TGzkS/u5f0ed8wNR5fAnkUrX2"
-    "7lZRhKWyF14K2NsPuS1GnpFthZnRrKQBfGH/+z3dko0JTvhylQq2ZqRWvzz9dLezLOs1qtZj6heVuTGh3yu1L5xpg7EN"
-    "nh7K0zHdLVSgq2Wr3ZDwrLgh1ZR0uCwq2wZPndfOk75vdRHIzkhRYesaW7LKNJqCtdWIfvP4tjCe/I2pKojUDTYG5W+o"
-    "0br0FFWgwdxpHYZUGR8yE3Tth1TqSgc9JKc9v5rpUCywQ011hYddg+92bvDxn27v9d673TE/JAi7M2FBWfbZ20ZUdlqV"
-    "ZKHTr5dnp6SbWw0L9Kjfg8KtCmZqKhOWsPxC/9kZXEfny7DA4f3RD3+HISI3KopDtQ6qVEGNe0S3cEF02pvR29Hrfi+D"
-    "c3/8W5bRsW60U0GXNF3StHNzrWnmbE0LaFTh2KhdTqi01NhAuoRkaPxzr/cqXdTr/R/D0OsdkLO4KL0akqqM8hpOVs2S"
-    "ZpWaE0NiiA3NzLhaMRRYGpARXFcEc6tXh73cr+Bav2yKXrIHd7x6RYe2CU4V0D6jixgM5SlvozuTC9tlHl1hoP7MVqV2"
-    "NNCV10CHgw5zviws4C9T6R1PCNECweXdrbOf2U7T+KCqysN7K7UgyRG78XeWwjcDdWkfosBqxPvzIfsMF6gwSmo+U5AO"
-    "z05ODk7f02g0SkjKaYAL8sySrKCQD6Xt5Bp9D5ur5XOMDSn/0rc3/THBi1j1GThYQexfObaT74pC++jS1daZgi+wVztn"
-    "HdZf+jemKeMpPK6xX831er0wTUgio8yZMlXn9IjO1t/FWhKBa91YcdxkxdWV8oEEMAg6DMNWds4xh2KNqB12aNtJTNem"
-    "2uk6IpJmM4GTH3/HqSk1d770GXTQ/VZVnf5rBy6+0UtoBYVb5fAuABq8x0/g+XgqyyWfPUdYUARtTbPL2j6/0RcLXavV"
-    "xTnwA2f5JxZZoT3OBDfvai2vEQxENlnKVk4ih+DKqQbONBBkmvk2OaMXwYRUrZRp6Oz86sPZaU5ewWSBPidVFAN54hMq"
-    "YHw0c8BuHXL0jLMNK4otzqhptUrbuSQMIcSlnqmuCrvChIxREFjDCnOok8oThCxGsLalJg0qWz5io1DOGRAhH/CsA+cP"
-    "M98IKXirG9UUOh9xUBa6anO6s+7GRyFiCofj1IL5cSlO1GCq8aO7IhxjAVDQtjDMogJWH9k7R0Lh0bWLjFwCGvoe7n+7"
-    "K9HhMuE3rRHs+hVXN/qeEUk5f8lZlwPUCg5Y4+8AKSC/gFcG4DYo6IdJHsupVcsoF9m1KUFtu7FqLW23BoHywn9zDgLc"
-    "zdUsap1ltbrPEnZO83HyGZK/KbgY5Juad0H4t9yCmCTh4ugXAMbOZiiAEIekmMPIqUINEH7sUFIDTGQLT5jJCyFF+NYi"
-    "PttSMMumCmV0lUMS/4/iOrCPeSSZ5Fas+3jQxxPJfGajRDSPuZfqAXs28sIaRUIoWnHZFv8wheeGg7m1rjAg2Icwwt5l"
-    "G1vy3RhDrwsHT3yVIw3DjlTbauUkdtF7MP/HeGB8enBy9HMeS9QRw6gA5H2v9yBf6CExI9MsFrVWkiwPvQeU8/V/7H6N"
-    "tw9rzuYnb7DOwSnaNarKsThoqGtiNYYxK/oFO5qSmTRVS+aT1rqwAhM6hPlIBO6xwI4JXqQh2GWsz4yzxFBDWSTrGQgg"
-    "S3QB/HQzJZz+LFpEwW9Z8LOseqCrjRPPMpLvQXzlFNjF+TBBELQk2Kc/ouB3P7Dk2nimxOtSt7opdVMso/4twApjnigW"
-    "rzFeep91iY6SeR9XtCj7zZ6oHUytEdSv1XXQreXClWVph0DxDh4tmKBY6krOP1mOYP+agxJtP0DN0yyAUcu5ExuolCQU"
-    "N04EtgLlRNUG7+SixXIl/h2Lj/uv1QxwuEbKr/RNQWd9h+mgktCXpkQKMfaHQECITmI1oiQSSWMJQSQubo2wWDAPCYeW"
-    "Vkc3zrjhgZ5/dkgbRGu4cUp2FrarStk61XTnTAi6mcBY5AeIH9pKRVVzlKZk1P7rNbhd14bosg+PSxocBldlh/QPuvxw"
-    "/OH0ancCR14LT7MVzFOejU7y3u5LLLWrTaOSuKv1igYQcnV0cfI9KbHHjHTR21rxZY6gT5zxf4B/j2XpLdDR6Ek0U+j8"
-    "69oR24yNfnKE9v7oXtVttZVI4z0HJaPFc43Nt6rzOM9AmY9YyMXyIDJolslH13LtAo7tC/eC3tORve03xqmJ2AG48n1c"
-    "sQOkGE+4WPmYykIjMRezbKlXTUhjp7bkUrLCzwsapQsToYmk7ZrJHAedLvgz9gqi03DdpkA3Jt5BmkJ++oU74W+0djIO"
-    "QtrvynD+MtwhEgW5srYdsptX+k8e2YCHsadkYbl2nByev2Ck3IajMFYt6fXozTfCzcOpuJ0H6ikzvjyKvU8H7WIXhxG4"
-    "a7lxA9eaIvAnphyuIrGYMghRwqBwauVeQgVfQtntLaPR/FejjOxTxs2Bqn8q0LB+IyLolQ7Oz+nTwcXxJeo6ZwzPQxz6"
-    "to2jm2nvSbiMqWac+kS0e4md5LyJHQ3O7IDJNibv2B7yEPqCATJh2zsQ7Op41qIOfMPLPPZjH4++9Nvl0YUkzg0CfnX2"
-    "ryNuuz7aOQrLCuyAeWRcT6lMcYuEGETyqWjA2kcJC/R8mseJ7/t7UwMlJBCP+31uOLarja6AM2SQZcw1kqFgwCxzesad"
-    "3i70PopbuBwxRwyFlUrJ066eIjt5dE9tGx4eXv6bBtw/uLm0AGiJ6i50YE2+ragwpaC/mjvbtdx+B7T6qdjFFmn4ZHLl"
-    "G8XwOPVt7p6NU1i4t+UIF/6Wv77gpmRxMnjFEJ/59pFM0duHNu3Q8o3pkj83+HIgv37AxjxDAztL3c7CeskftHqWuZzb"
-    "/JRknEmPnmnwHV7wjGDEnCHsE4bZRj7zUthFM8oWIAD5B8vupFNQ/HbKv2xstaiw+HN5ccgD4PvLK9h2yE94XINZGzrm"
-    "TzatB3NJt5RkAdt1eElTuRGDB+agqfzlbjrv9c7ilPrkh6Ktln41OPNPH9+Z52UIHPX+Bx9P9Zw="
+    "Y29tcGxldGlvbjoxMTY2LGlucHV0czoxMjMzLGxsbXM6MjQzMyxtY3BfdG9vbHM6MjA3MyxzY2hlbWE6NTU1MCxza2ls"
+    "bDoyMzQzCnicrVbbbhs3EP0VYl+iortC20cbeTAcpzenMSI3RiAIELU70jLikguS67VaFOjX9MP6JZ0ZktLasR8C1A9e"
+    "XmbO3A/1Z7Fzduh9cbZcFkWJ/3YOIBRl8SN9hbcdWAPnwg3Gi7EFI0ILorZdJ00jtDIgjOzAC2Pz6bxYlcuiVf8DiEaM"
+    "a+UDy6sAnRdbZztRVfwZehEsboJN4ihasdhX6n2lfAMaAqDOG15wgKFVZncupN+jrnI+lMI6YQAaj5oH4MAdBmo3tjmI"
+    "WhohjR/BRUgHntP+gb4C7sEdGLEUowqtHQIh417MamsQv3v9VmoP30TtLYS6Re07qYKwhEwQJghtbV9SVNnaOVmuQWto"
+    "xOZAMSksDsFjJSyaFe8ub1JW5AY0B+lrpzYgpOCjM1zUdkD0rZbooBRh6DXQolF1oG8vQwBnGJSEu34IaLCBrRz+/fuf"
+    "GPFgKN6BvZV9jwGKda/6B2qTtWgs+LOYCDFahzhbhBQXNzdCea4T6rzyJYbw2dtoqqoyuLY7RfDXdieUyWXBgoytDATQ"
+    "Ke8pnbhD/8F1ykgtZoQb7B7T1aqmAZPyCw+9dVSeK15gimOblNy3DVd66DZY36akOH5ZvP+NDi8XH8UM99Lteuk8vELD"
+    "Qxik1gcBD7XO7npw99RPC/pOmnB2qVW9R6111a7Zf7prrecse8BewPmxGEcqBeX7aCuj17Y/IPglfrA1NbbibOLQevHh"
+    "cj6fizeL2/UZ42uJk8A5T5kOKA4h5SKQ9wxHLQCybhkUkWiQpz7XtJi/xcsE3KJ/GosY5B4icnTH9mDYWfwri8QAkZMS"
+    "HTGfrMrvkKGWRVV5mgj0oaqMTZtVaQatM+Uog33eK/TVo9crIjaDRSvKLU0NmXnMFokD9MnGluFp/PEsKRe37DION9en"
+    "YFyihYnIe2yNXiYq4UySaHRiNSWP5ar8nv4951pig+Up4j1AP7Hykx0FJulAvERXE/zEBRNdtCgPT5S5aVB5RMYoKV2x"
+    "mfw8B9VJtycdqhDqXHCpMCgcGOwFzyPAzP0FnwPClNikIw0vRs8HEwcTr0wcpCGa+HeB3iFVVbX08WFIPt1zSRB0Yz0c"
+    "C76QB9FZR88L9IDu0ZjQQY7Eqz+m6HeqCS1PSgtq14Z5Uf4QJTXjB7mbSP969en1x4vr369ehLejATfFb63AM4+RT4Jm"
+    "tjuF3LOpHjnemif9dcOHVBvUofTRA5CNKW+1RCrNvX/c52xkwaSUgd+hw9iW9V7uaPIsVtzTIMduRoFvn5mSMm+DG/LM"
+    "RF49BTKwJ4N/lILTYCCTTs4/2YEY/GeRLnJyMr2eYD8zLBF7FYc79+Gdw3GK/ErPabZU+/tnBYmAp3JPOu02MS2y1aTP"
+    "KgfbF4SY5I9G8V2T9ZGH8vZUihxfovdTeC3rEI/zYqNM88SgbBokAS5VuiW9kcVHSRP+lJV0LGy85II+2/4kPB5HgFmZ"
+    "x4CmIPsbH4yTuy8P3pH+H7UP90v5DK+lt2My+httN1/SDP+8wHcVeWlzCOATehRK3YhKztqAr8TxNyu9WSj71386xIiJ"
+    "eJzNWG1v2zYQ/pz8CkIokGSQEztFP0zDPgRDtnXrlmDZWhSGl9LSSWIjkRpJxXGD/PfeUbIty/KsIjPWfHBgvtzrc3cP"
+    "fZhoAHswfvRemDCFnHuBl1pbmODs7KNRclCtniqdnEWax/bsfHg+HIzOz+rjvmfnBeAtNf0IocXvhVYFaCvAeMGjJ3kO"
+    "9L8+ZawWMsFTEZhQi8IKJXH5XaqYVcwZ4zZjXmYWN2ZKZ5H35HsmVaVtCJoqlQGXG5J+IhFMSBbyQliemdOmvBgX4AnF"
+    "8SgSdINn1w1zq21/PJkcZsLYgbCQmz0GJ9Yqv204JaSFBPSGU3+mwGKhDTqGFuF2LqTIy9wLhg3nhuiXVT3EXUlgBUdp"
+    "FuVmvBZLgcr5QyV3NGxKftkrZBFkYOErwBK3BKbKHI9M1/BPKTREXjCuhEx6uKPB7LUy7gCKHsn6Wc1YzuWcXKIra3ge"
+    "9kpMDDZM9+gJRprPG67IMp9u8SRTMiFPZlxYn8rUQKhk5Kq0CeolEF81vT0liOdc35EyjMlVjBnFMlI659QtCm7TlbU1"
+    "Pp78hmFZ5j1N2oZdYHFlgNWAwEnAGqawQDKBH7MUpKuSUOWYhIgB2uqzVM3gHjSWjVtYSwnp6Ndh+BSy/71aLjAlM9CD"
+    "kBtg7opPYbSgaffvMR98mtDHcPDtYPLNi6pHvAGZYKSD82aTwA0hqVVjZKbKQCe21xtX05AbPme50vAd01AAZgKz6ha8"
+    "Vosz4pOTjXa8pv6MZji5qy+FhlgsNscbVjQAsVyaLKPJtUYwbzQVEdmUEQJSEElq11I+HvmjCTVfnjhgdma+nYinzfyt"
+    "q/z18v33by/e/HX5rxF5JKypmUQnek1ZPGoQt6fsuBYRELaL0kJUoR0xrUtpTqpkLTI96gVpvLhHQPOi2O0jjUo8SD0G"
+    "raEoc52466LCw/Y8dGe+FnhkKHQMhZU5SGvW8k/JL+Y2pQt9DLx2Z2sbKeIz4RrXqpZekl3CqIxbGludtGeN0/geybh9"
+    "hqO/IbKQFoR3PAFDtglpkEBlFfNo+dsaqpSaPjM1U4nYJ0RK01UHjhfdQY/kvFelZhfXr1l1vu2mE78QttPfxbnJITwU"
+    "Su+TS5CQ25og/3dz8Z1GKLFfbq5+x66H4DjmblD6bIYbfIojU8RuBj4gWXYdY30K+l5o7vdl1g83b51VHVoXk2+l8ktV"
+    "UJFSGWHV1zOxrQNHTKeKjlE3+jJ9K/LUiiW2aR5uewO1HzhStaLexPESLqsMTcjIDZ5c+en2usiF01bHotY86TMnsIzu"
+    "9/lQSJWxPUdFFCHPd+1uKmS01oODYEStY8aRPT9zgFDZmIr3krD27FhQmraGFWPZrWK2ZCjEVyuWstm0d6YmVMV8j5kx"
+    "2GBDeM48XjzvyFCvSfxGjoFpJPB9mBD1M3wsd9LVbb8tEEUFHqYunZ1V1yyghatLq/oMSBq4X3f81+AcqlJadnw0OAoY"
+    "kgUZcR0hb0A6ebKRm2mmps/ryvU7zSkF0sOmcwtmo1duSUSf+FdhPBiTHLeAvRG9OVhZuyWw9TzY3XHwIGJPhth7WFha"
+    "rFiD7y83Zgw7/hCjYlYpDdgflz9+ODmllKg4NmvA3vakajyUMpGLHVdGjSujIf21g+f6/+7AfQbRYu0yeJzVWm1v28gR"
+    "/isLooDlQhLsO/RD5bsDgpzTuzbXBHF6wcFWoxU5kvZE7rLcpWUl8H/vM7ukRIn0WYqTFsmHWFruy7w8M/PMUh8jZ0xq"
+    "o9H1x0jLjKJRtKA0j/pRQjYuVO6U0Rj80cRlRtpJ/i54TV9o40Qs01ROUxqKSxkvxMTvdj0e8l4ToaxwCxI2lzENLOWy"
+    "kI4SEZsskzoRuXQLYWaYg4l5YeaFzIbiZ31rliSkP0VIKyb52i1wapyqpXLDfC2+4+1/EIPB7xbjJ9/dyrSkH04mYqWw"
+    "46T6PsEef7969U9hpr9T7EQmXbxQeo7zpPO7n2BzpfPSXcULyuTkQignpLYrKqwwmsJy0reUmpwwIqxLTOn6YvLxJjLL"
+    "m2gkXFFSX9xEiXSSvw+Hw/tJX6wWxpKY8OgknEw4DGu3p4meFAXZMnVBIhiBTSp1LTAGghemMBobAoeGBZuD2L4FjAVr"
+    "YnZ1nHKW0tnpUDwTM6nS0k8ISm3lnsnUesGpKEzBI3i0VDq5iXg0I2vlnMIXWA1H3t9XBpaQUw8+UGEE3cFisUnoQkxu"
+    "Igt8lJb3uolkzFB5X9B/SlUQdp2w32GE4CNNd+56DEMxQGpApEpjgjOiKLXgGcMO59vKerVprKBbKtb1Jn1WX3ilrLfL"
+    "RkTLBkkNABCswRaLSyd6GTk5hB91zPC86Dgz+E28uXwxAWrnOHMq46WXfVamqXCQ9bRL2MFgyr6fsEYWONBrHzJ2FKD1"
+    "0ivMTlGV3SstwhePTRh+UkFP6b6H5QaRbDBBiLwhIraB5Gj0MXLrnMM5YAmPEWA5FU4Rov3j/X0/aoLxgAX3/U2KmBdE"
+    "rpUj/sajwsLJkPEiaLxakG65WPA2DPZ69FjpKzk2s6wrENctgd4tDINpK+1MInbwYGWKNIlgAruAERobTZEUSOoHVFPw"
+    "rMyVQ+QMm/v5UGKLyiRRvEKmrxvihsdH2rsK9LaSfE4dVEjb9bwxH6+RP3yGrnaQySudrn9C9EYjn6dYLXxAaN5SGA5p"
+    "APCjLDcOGX47u+nxVFk3UI4y27LNSzzyLvaPxawwGWDv/5Q5238wcOZoD/P6941pkIrmVLROf8shqAqIwMfjcaa0ysos"
+    "Gp01PHQG6zhzwHavgM5cVgqlstqWpc/kXdj3/Ky587dfzu/B3G2ZWZcwIotCrv9PiEgoJUdtouCHfRZwXGwvULiWNrgI"
+    "yatAWqfEAhNr8tkBtUmbqUk4L+oqMX+xdODLvqgk3zeb32R8rDO7Z7eCtr+nwWO+qZzQck7w2b5v6gS0cQ4g0JGg3/Bo"
+    "qJbeN31fi6ER+4iJUS82Gp7Kvn/BG54e7YclUX5AkP1kVqEUwhm8ZCeZnh0fUI/4oB03/xsnzAiVv41CCTpiGOrsCe3A"
+    "SEzuaVAN/wsOhZjSFKxvyhTCKZRU9hLqp4H3xC/PXx/tG6AeuWI7TZfZ9AHfeI4E36wgap+rniUAI/FFr5leNynxL03/"
+    "DTnZZrJYetfo9auZ7y5mpgANxgnM+qN+K0AagqVpdD/eFwxcVqUUmPKcXODnnk20OAZB1r5YmBVDnSk9VcJvhOQzPhfO"
+    "AhqOQ9YTi7GcUtqReQMfBj33E0b4EJsSCJulErGOhqrMU+IPiYod/4UrHBXaA4snZ1AXoKvM9IXSMHNwoHwQSxuYIO8T"
+    "BMHTf1/LwYcx/3c2+Otg/Oc/hdL7kvQcsBl906y9eKA02xpunqLd6kw9u3ygKciVXIvMFExVKSfAChD1A9Eec7Dqg98b"
+    "cvwcavI3ft/tl7ygmaofXndknvbQeK+Kt/KESrjVgmcWpOYLt4Pf6/P+Odd3J+dPKEL7R/7j8rfvf3328l+Xf2iR0Dus"
+    "NJQ4iIFjqkUQDkWv2mK0RZoPXQQo9wqnwVm1p8+/3viENu3aW/qUL/M8XGmo/I61RhtrCN1gaGHRlyAQZwgF8ez16/r6"
+    "BGtOkM+q2w5GxGDAlzR8hXF0jGKzx932NpxadeLeWsXcdnHSFrS6wfy2VoPRILCZv0yyO5BmPIf++TABX4deu7otAIiY"
+    "zOy0ed+yXMqalNv6B7q8nRauH/Ee75+g6C8IFqTVeOkvCSCb0hb9YhoI8J6+ewSUXfOZ+OenYP4htvMA6Ft0JzVz1cb9"
+    "SzOHDeouAOlkVV11Zcpa5pz4hspEBUJfpqLHgHdmibSwUElC+ngSWtquzOQbQGz7OLZ+MyWH389BjFab4LevN/t63LWf"
+    "o+guN0W7BFz6Yc+tOAL6vkAnvm/zfJGSPuevcK1aiOdXv4oeviOic1lYQoBnpSsB+LWguzgtLeS60fPClDmyHHydGRu2"
+    "D5bpY5qMHabXR54Ob/SNftacORsJTn3v/c1rbG/5w4W4bCzkKSxpH4Vrdixg6r0/L199V0CbYCjf5fakJ7DoufCAr8yF"
+    "mnlueqes88Vvl532o0rTLyEW+42l6ji1JnHbI4894m11FwQwVPRu/wx2UtcRHazt/Ljztk3Nni3BOACXQ4oA28DsWb2Z"
+    "ADZw2XpozEK27hKCnv5ZF0+uAtXbojp5/NVSHiTF2/Zl0BWPNu4Ge89TFS/5rctgMfHVgJ8tjPXdSOgyQ/dZtSzcl2xT"
+    "i2YWMrrRltkSigXTJVvxJc4CvOj4esHHH0iJkqQg68v6VOlkh2uMRuds4hXf9j+RKHGasKH/ri8Qmhyp7kYOvR7sOmK1"
+    "aS68A3yD0SYnXycUY5O3lX6OwcqwvQaiJldvng+HQ/Hj1dvJaHvn63l4xb4dppM7HlYWNCKmp5Dm+r6yUmjbcJ77zo/F"
+    "OqQD4+LjTHeb/ND7Dm6N+bWSN1lnimxmu1rVjVRfDy1qsVgm613w4XuUjUWAnPCqcpvQYv4wfIGHFZAWiK4UicnJJQUk"
+    "BfhBvU8gtU9H005mCfdCvZPByUigP9GJZMCzQKctpE1TM30aIaiu7vyhxOeI6dqRbZXpB2D1ue/kP/k++Gl5KUjZcSkv"
+    "k463yfy7iM0LkXDruZL+fXW4uJtT1TmpjALgQCQQ6jomzlwKHNrfHfj1TMtlscRG/ocCWuy+8R5i6dGIrDjc41VzK5f0"
+    "r9srlcI74N7EaxxsM/Iv2BEc7NPZzO7kt4du9Br3dKnK1CNLzhtLzs/4X/vt2ex4xH2Cqf5IR9alugY77AVojRpOTH6h"
+    "v7aPF7IA6aXCepPyhE45dPXgQT5+GAcP6oQf9JD/+YbH6YXgNRVNq0vssOOtJTdulUk2+ldSVzJ+gVeaOBIJ+R3/IGCn"
+    "Iozv/wsQWv7geJzVWlFv2zYQ/iuEMKDuYBtxiz3MwR6CLN26dWvQZC2K1mto6WSxlkiNpOp4Rf/77kjJlixlsZp4Q/rQ"
+    "WCJ5vON9d/zu7M+BVSo1wfTd50DyDIJpsNAANhgGVtiUnn+iZ2ZUBkrCMdOFNGyVgGQ2ARaqLOMyYqmQwEiAYVJVb8co"
+    "JQITapFboeSdZQmZF/YiTCDjwfRzYNc56afmHyEkhXOtctBWgKFRb81mlrFayEVLoTeJYlaxyuYIYl6kFgdWSqdR8GUY"
+    "mEQVtiZojucFXN5gmpAs5LmwPDXjurwYX8AXFMejSNAKnp7X1PXDwwC36mGiBuOE7xpJ+2j4qxAaIvRsNW9G20upLCcF"
+    "Sgk8einT9c9CohyrC3Bm4YfQik/gXzvl8PQjyHJlQdrtbNxpg5tUGDsSFjJTA88LfOmc6wZYrFXGRiP3p8jp5Ecjq9o4"
+    "2XtZL0jQ+g+1aWgGLEC3dr/EjWOhUQXaHoczIUVWZMH0qObSIzxOq/YQ9xLhnPPSoJSXYkn7jF97uZOjuuSnhwOK909b"
+    "Z7LFv+Fa8/X/BKEIUrBQg8+P7oVLGDZBaB8zbpbGO2fIlGYSIDKIhjW4RKIxcai5itYYhZJxaVag2+i6L6kHyUfcEr7L"
+    "k9h1gxMy6wuO7tmtrDHcseA2X5dObTnbY2DX11UG3DgbIdW4Z17RM4NPoNfOK0O2EpaSL3kHn9kgVBJ9lP3wjEQ9bvv1"
+    "ayT08uESIN8j4H9WK4Z31pocSUsaN8FR/+C+xX/tGP5vHBiDDZOaA99wYZmiACEfSMtSpfIhZb0qaI4pgEJIU4jYfE1J"
+    "XCATIP/gta/Qb+y30/O2X+9RcC93YxBiKtxOk0U2v8HdqUJ4obtXqOqQWIABxFrkSED99thk/O/qkBjTXZJxvXTeluuX"
+    "sSNksdIZJzKSc+sOeidea4qlafBltqvYCaa0FPCcMKcswBo8Q/DsqsW5AHUdskStKHrwfnIvGrilPe4Luh5g/cB6R3LC"
+    "55A2LhY6qDkwztzQFD+EqkBsxSnHxMGZLfIU6EMkQkt/0QkWtHSQoskZGopwKw+o65Y5wBYHuHJOELwYQqOQG0+7SY5X"
+    "BEf/fMdHf8/ov6PR96PZt9942vIC5AIxOX1S5y04ICQ5EjE0VwY6U2WTS9UVueBrlilNdQHkgJhF/LsXwQ7rMuJvJxv1"
+    "eO75zBMnd/uQa4hFNfiuI1O2X812GFArCYnIJs4zCYhFYhvB8W4ynBA3snxxhwt3d8tfz97+8PrkxR9n/3oinykq1Uqi"
+    "EXuVOzjVYISP2aAUMd0izeUFjH4qzB57Z1Wenjzc4Edr6jyjcDcJz3OkBewqF/k12XvFIgVm6ukDw/IPQzDGIGAn5+dM"
+    "GJctcc0jTJOj0UejfJSORgmkVJF0FDEH3KhXGkBhtyPj0u9KdxgdFzlEL0xXydBCb3e8XFZmEOAYCisydJBpRA2FTI5c"
+    "jRbso+C5m1vqSDglftco25+SXsKolFtizJ1Ve6MkHwYk48MdDP0N4xEzd7jkCywXUDchDdb/qa8nduzd4fPkmnui818T"
+    "VjcRwBviqsUAU7UQ9dB6oRZofVVOYa5aEfVATGfCGCLg+ITXHmjMKzxlA4K6VUvMOYmIIpAdnP5eRPYKl8J0ZVJX7KPY"
+    "24H6VhUUy8+9Gq0SzomvhD0c3+/mVLjOla6Xb2fuhaOYFEhDRyUiV0072gzRkNLgLxcvf6eXpxev2QCfMTHkXBvAPJEV"
+    "tsC4WTO4DtPCoEZsoVWRY65EJ2fKeOn+SIY4i4cWZ1c7doDnEDq9l/2Uei/fy5P6zHjKKKt/UDQ/NJ/owzE7qy2kKaTp"
+    "EK/9uC98K9n3W0q80WiNPyjXDxlwV1tghY0DfI5Vhohd2XAtjHXUoVk4DIPS0kOoRX4jrTp2rSjwdsu+W1yWXUgEQ0mO"
+    "d/cgJ3Vt0cF5J/3229abO2eJfA3hss/9Rmegdk69no42cNl6aEZKtrpO3k431lVllGnDnUW58+zBEkZM0Z/qbcgLeq71"
+    "owenqQiX6KGrUXLlbiUaS5RxVZwv/X1LoCz1qJ7bJhVJ1GqK85AB4p1FFNCUHJDCn9Z0JLODKPFe3qpFr+xD2+9JNqNI"
+    "g3GEaS5k1GBx0+mEPLzi1GC6GwWlLGV8Z8Z3q5rssyol9+2Ld22x2lSGzgGuOmzTvocZCaHK17VAOMXH8kgHNSxdXbw6"
+    "HY/H7MeLy6vp9msOV9uUFY3F6WA7YH0vInth1CBBC+EutU3VpS9PZ9t6mLgeAKm1Ty1OF6lV3Q2Tm75mpCYJ8DBxR9aZ"
+    "7uuZuzJ1o9XDIZytYoNqqiYWqZe2OQvEDLU263kxpA/jZzhYQijBIE0xv1m+BI8hDzw0rKv2OMQO/zFSGynQdx8Hj0aP"
+    "8PKxqCmnYCKFHrdQPE/V/G7Eqew+u02B9mHztQXTojM3QPa+v+X66m9J7pZAvZaNr7l4xOY8XHp04Alg9XqNtUHMNl8u"
+    "+pb9CkuRsOjoLPcW4XvLCyiLZZGBRyuyNcxBMgRKqQILFdd7cuup9uF6iYLoYkPnZWD5GK2TIbVWxri0N5xLonw7N9jq"
+    "xUn9yiT/m5DBlbPYH+yUvTp7doWRRYCIY9NIvDc1nWut5FRk4pYlk9qSyRH9a385HveH61cc1b/ZSLaUndr9ft9QoYay"
+    "mlvovrYKE66xsgBt3JHShE49ZDlwY9GzX6HjzSHgEvJIqMPpMaM1JRmt7v5xx48SqDouj2Rjf6l1qeMBfrGAW2I2f0M/"
+    "EGpcVbMv/wDQwAXkeJztXY1y2ziSfhWUaqti31KKfzJzN3ImVS5PZtc3SSYV+3ZrKtHJEAlJjCmSS5B2NFlX3dPcg92T"
+    "XP8A/LdEKb6Uc6PbuoklUkB3o9HfB6ABfO65ga9j5faGvYPBcc/phXKh4AN8fe2n8PlGJdqPQvjqcPBscADfTLJkptQ4"
+    "Uf/I/ETpcbxM5/TCix+PBz/AC57SbuLHKf/sjEoaitu5TMXlMlaJI+A791rI0BNnSzeI4lSLTENFQn0CWVIRTYUUbrRY"
+    "wCv9wA+VSKMoGHwIP4SnIomi1D50hAx8qZWGP8KlmAZyJlADB14Ip36ykCgFlgdCpUnmpv6Nsj/WJIEMhdTL0P0QzuFj"
+    "oJIBqBBlaZylveHnXpouQYlUfUJjxH6sPPvxzunNgmgig7FMZro3fP/ZGq/f/6hBd6eXgrrwGWr2wxl8NjaDIqYy0Kpu"
+    "KhnqW5WIWz+diwiU/veLX98IFd4oMJGCb4ROPZDshN+Q4kYGmRJ7USL6Ygr/hcd+uO+IdK6EH4ICoBm8RsVEk49o2Wu1"
+    "VJ6YLEUsExA2hepI6DunJL3R3unpeZSk+FXUoowKswVo3bO6ok1Ga3XkslFcaBtH4I8FiI6/FnuemsosAGfBj/ttQvWn"
+    "fqAKYWKZztfb9TbxU0VWMRaeqwRcJAQ/SiNj1CE9nyxTpcn9QuEv5AzekpnnRyiiWkyU54H1wOmjLHHB8lJA70mfaBGi"
+    "+NBkGgt8e3r51/6RIwaDgSN88G1SLq8JGkiBkFSfcaSSmp6aZLNCwQn4vZLheh2hqW5FmkhXTaR7TTr4ITRvKAOhkiRK"
+    "dLWe1F+oiBrZ1AStOVHJ+opcGboqIOlNPxJyin6Uzn0tFtgNtYLeB90L7HNl6rliIWptupCfCmczcqDUs06CgBuV2hTs"
+    "W0jgzsG9XZBKc2+YZkHAzaDlDTQh9pYr44rvXv58JfYOhuAP0JwLH/oXNHwI7TZTXAMGH2hk4538Uk0THftB0Pf8ZGPf"
+    "RF+sycjhD7svqwZakdi1Kt25WsgtXCWGDsyKmeAvvMjNFqAyxRKMPKZln+h98CKdKumhUEkWhtj3K2JMfRV4m8c6CmGs"
+    "giOsMtjN+v0gWOihYCmjMFiSqBCvwB4pt7EXpSm0Ilm4IgzgRyD9LUIv18aNAX0/ou+hzTnEulC+mCbRYq01JjJ155v6"
+    "AJRk3FYGAahOAfuVj+Hks+85BdhRUL9jSX4+f/WS2stGfWy3HCwINJV052LPejCGIhVMyaQ17/0YTfQWPZDa0Og8FBiA"
+    "SIsEDNSnhiN90FDYclGIIdN2omf7nSSTug/axwEglbeFq1clZBwgq1ionSsI9Cn2MJR62U2mIIhu+yVC8cWCoYVaCQpI"
+    "0k0kUmdrxoE1/CMDAZAsvTl9/bIa3jXgyV6iYiVTOQnU/onpKGE0iTxs5VBMFL6mwEevIO5CMZYfeldEMDSbHXy0KvhS"
+    "6TLPWG5hSqPDksG3JDh0XwX0dYmPnkJwtxoOqaukyEdJNeCJOsU20ESsIuJN12A/sRcqhYjfUJfrNC6ctxY1apl4jifL"
+    "WGqNBLHWYBjjvix05xwWaax4ffaWfEQ/RUaC/dCfgradnGfhxtsQDpXcqIYouRwiAtNTbOrmwaRZn4y3Df0x/QlUschh"
+    "8A1RjUvNEh4MdJHGjnq+pIVMGTTIUJ/8bm0BfhcEW1cLjnCK1EVcYDFi7+KX81evBgtvf70QwNwteJaAVDxnJHyBo498"
+    "SAZsZKlNp0B+WwfJPRyHOQhGZhwGH+JlnEQ0BAHIMiDAYtHAECSbQHg5EVnoKSQBNDBAWTUWm/igLsCfgCGLHEBJNypE"
+    "HloMR5my4YgNSOXYjt+eHcD/gTWhc7vSmOo0LFFG7MtksT3wXMdGZIeGJKUQiHDqGHJmpXMYPfA10NRPopAoFEc7W+6+"
+    "CKJwRiEWviJxSuSUBqYQVJEpF0GrUMDh2gqaLN444oDYawgxbB9xy8WxC1YiOOgD48UQwIPbhYzJbCjkwvdgeItVJcDP"
+    "Ew/GggqfwqswKtQQ1cm4xlbKM8VQ3GYyClAAv5069GeVPmMFtu/bR1f7wNBmYAwckVQpLo6xNcSo1P/dNsvryINhBbhL"
+    "mkARaXStQhKd3CNvJkRpAKPn//QXY50CJ/znC0e8P39zcTlyxPPnF79dvHhBIy/wLQzZKoMxESiiPBrg+YmYgO2vFSg2"
+    "ASuAawVRdA2Q7l+ryqhBR/kADQyL/o5VI/yR9j6O+TDCSRYVFcpA9EynNENwib+bqPRWgYs8z5+M0T6mcV9QQc+f3vMQ"
+    "aS66hmSbYu3cu6Qww09CMBQEx7FcxBDnUbAzSf41NxVLOo2QtxCDJZ4RsX19bgzlJgr7T+9U8N91DmzUjYEFJPRDpHos"
+    "7FA8598MkTu8wPKYB+eMWLxHujoyzbeO3/K0DHZRfQ+rdRhr0Xd9+p2Z7wC3BiH3qrxxiNaAxlwC0oe+noOnoxzjGkWF"
+    "QnBSJAjADfeYE4s38K6kd9ja4CEherQGz4GRCHQ6og0S+h9OFZhxMAuKHgY9lZsDNDKfisf8uk/zHgX3o1kEEs1gWoNu"
+    "gkwUyg+PvuMQRFNf0g+UN8BZKYvH5SmpWaJU2pib+wt+S8pArSeGAtmgVo59JqoBiTLfYhur6RTiOfpMbk741pUJjEeg"
+    "Q9HEmQYb0YRNfY6M/unEVwkqEOKjhAaaVRX+Po8wjrN+VSidV+Y3VkKpqaMVWtlI4B2ujP0U3hgQWvJkztiMwgF3/mT/"
+    "7M3TNNbDp08RJczIdhAls6deAk3+9Ojg6KB/ePQ0H7+D7X+dkm2MqDxXh/ONCXh9kvqKgC26xv9ChNQgKjiDgrbGTk7T"
+    "lBU7wgOM5aUHpkh4gFNVpQcySSQ2G4yMFrr5g7oMpvlbq0TPaXlwV7b4+7yE0V39CehnFBphQ25gDGq3O2wTmWa6VTia"
+    "flqvH9D+duXA/TVAUOszCARp6wMIickSMaP01PohNh60kR+0WL1uGZKqkGH0+JuRzT26G1nTY+fv1YaGFifGHLzgI/8x"
+    "psg4hnCEGplZTPtnksU8F7DwNUaXsQcDUyCNoUuDR5UsIPqY2YJ8jjNjuyHHlYgKqJ+JSHloPPWwM9q4gYJbaslLDPju"
+    "3MdC7ApIFJmOmH9FMMyx6lrHkggq1T02FVMpvLjCMUtAtSKvFHWMHyaqrHYAjpL1Rl4ZXJux+I5G7lna4t0dgmg97qIf"
+    "Sc/z8RcyeFsS1z7Ogzsy0z67er2iVzj8pQUQfMyMqd+nf7IYlen306grek0iHI54LfDFRbbNmeVzGdOVUHNQF/wS+THN"
+    "RKDk5N+hv8AlloPcvYCnw5tY87g2mx+1iXJ/7cf12n8NcYrVmC6QRgq0Eww+WIzDg4PHh3v1eGeVv3OqkXGHiDtE3CFi"
+    "R0SshNc80h3dg4kBvhWUcHEjEITBlwnPR18R/jiENsPGRkG5iOUYbaIOxXWLsuU4vQEoegpHu406f6KvixHrSWnSm+aX"
+    "cI4bGwEn0O+Z6K7iZQgO63tqEUepCtMHHPIxlapTEElr50a7x4dA7a3TEkUauLMDpB0gPRJAumfRqlcs0T1yyMqDX6Ji"
+    "5N+OEbwEWUUAqy7dboNaXJ3gyoSp6tEN3qqRs+YDVMioM7okSrdMIL7Db3mVlcDFaaygGs/68WcscP9hgKTfx6WLzUY8"
+    "jfHWX226ApgIi3uMs3prsKU52NmByw5cHkUzfkOjHY5sDwwUXw8MKBSuH3o0w11lANN9mDFVnOFWAxvpp5QjECIahCku"
+    "q8aUe2nHECeCM0cDzj/OM1BpbYySRV6fvf3iZSVMoA1kKY1oVVqr1X7QCg60pg7WugXVaInRpLUOasPAfOj2XS23Nbku"
+    "xOiWCHgqML2ZlxpnuEaNq5+0/tZYlQOX1w7m3NGyLBhfkWjfCobxUG+HWjvUekzN+A2hlg3DRcA7GByWUWyj8QyVJkxZ"
+    "gkr6agDG8hdNl0fshwjJ1TCPPQLDMtoxXJrQxltRihhdd62SYEFAAfahg3ZJSKxjk4UwOVFBy5QffsKUXEEvDCl1LwNU"
+    "5sQ8KdIMHAD/8Hw3xX9Bd3RYk+SFqTMZpoAZuR4AljfP91hwIn/d2AFYL+m7UquWnUtg1kmkSxWR2r3SqtzNZqPEC+gO"
+    "iyjB5BjKf6bcO/yilmvi/16q1Ia1++t5f+gcNhzp776H27qgBebKn83TQW2NT85a+lKuWLCyws939dp+efnbj387ffUf"
+    "L9eoFt2G3TLLTdwxVUJ0dNMoWRKL5m9sSc01ZniiKRFtR1929GVHX/4A9MUCV//mhkiMCaBH8P+4C5miWark4kcXA9K2"
+    "tIZqEVCH4BrEkTgWfUxBzkt+ZJO2TXxzegab4el/vpf930f4n4P+D/3Rv/ypR1znlQpnQF2GRwcN/LyjHdyEiW1zBNXl"
+    "zG7AV1v4pJYbUtr9OfeDIyq3+BAnaurbh+8bUpTCTv7VqIGl66CyDq44JwqAuf0C3QZ4WcFZKIiBrsMEfYF8pb3POfmy"
+    "m9MwLXefG8u29OEGHJF7dG3ePqOpGhnHmBt9FfvxJ6zmSniR0kOzbeoWNwlwkvLp27eYaU7bbeP4iXbsDg1sgn5/rgLM"
+    "rYoeZnofaljJN9qWiS9ZMhwcoL4l9an0WnHvR6vZWYOaXVrFscEEFEnbZXUxKYgrZuk8ibLZ3FKI8uYmPiKhqVTO3uLV"
+    "XPi40YIo0Vsq1uiMnoKLL1X25usokN33Tlby8crlUMlfasXXmP8OMfuadoWA2LgXAXPrKRmhV0tzwyrHxZchu0nvzzuS"
+    "uCOJO5L4RyCJXI0b3WqyYH6sCkVLTMXekhZitORSLYz1Y8Gp3V+JDCLEreUHDUwzhmlmvTY4TDtruh/FSkEbCrEn+nQR"
+    "sB2DqtgFReY41OxuTdwxoX97RdcCTVnfWifBpumeFhFEs5ZZqlfRDKq0mXZRYva4amF6Bh6HIIXpEYHdk3sNdG/ue9Bh"
+    "ankS2+VI4IlKqyhH1kKqLJtJgIPiS79FWdsBQSTrxhyNCjt9ey7sz1V4A1+fvTr/5fxyfPnrLy/f9OxOxJUCFWXsqMCO"
+    "CuyowB+ACtg4m4c1aXZr2ViijylsbD1ThOULLl1I2pLFAdmW+9WoAenXinik6VpQrkfIWsNbVKCH3XFOfTJpldXKXtLX"
+    "tOKFTu0QVniUVU6reHggjDQbvuHLs4u/iT08sCSZxTLRCg87yNIMkHkp1Cc3yLR/oz6EMxhHg0ERJReR5uLtgQjQdm4K"
+    "r9sq9x9gbYrarbJZ2CwF5lj5sX2kW5nNocOFSFNMoi9PDeCMzeee5yfj6BqXOs3v8TgijjuEIRWEdfVNq0SdhEAzkwyV"
+    "IruvwNU5HtoZD7lr8IBETYsSOx8bVS7SrvXmE5GHVTMA7Et3m13cO2awYwY7ZvAHYAY5MuURrtgCgGEbShjQvMEaamCT"
+    "Py0MUW+3lVQwoojOo0YYQs8vfmQE4kA5qo+PMETdS0hYLcFl5BsNPopCna/GSLCQsdnm/XBpMzW8xHOJMI/GERYWhT+l"
+    "FJlPeAzRfnnQTkkygO/65v9KrBxBm7Xadbyiyk2rqENqsw50l7YqWhbuDjerr8itqtnSAG2H6Rm0QVSzejmA5O5StBAB"
+    "QmPzCetJz9qWSg2sky1MzaPuq150PF2Dr17kh9bx8QB7dBI1GOaqP7+imRp8No80JUVxdhlnnZnMKUyPKsgrrUkMP4Qa"
+    "F8xkQCtm9lwfJKj4o4cgqCjQqqmcea9tY26/P0HgaQap8uzccHjYPk/oeQngFU6eUSnV1aDqKael5aBcpNuVFK19hQ37"
+    "v+b8Pi6/ufRzf9KV6RtbLe3d5svJ1Py0pNyo/mhHKXeUckcp/wCU0mIHxdWDAf2PaJyNS3IQY9ET/GfbGSc+P7U/F6YC"
+    "YYoXWLjgor8axSOA6bYgVcOFOpagu/DZf1+0TNWAguoKlU066nr8ywZBv7Y01JFuuFHcrOUMvjSa7JVYw9XFu7PBYCB+"
+    "uri8GhZHQVC6jUmySeF1lT7Qdlk+LnJdEsyqwxeMdsbNEUhuZIJ06t1ZGZJZ6pVzTO210BH4UVsNYKM1Gd4FT+2Y4906"
+    "J4XpbnTSqblfwggSTafkCDvk3yH/Dvn//yO/CXRykNJ9PxPzL+4D3hrosUxBJQoqT3BpXw3bbfjfHpBrMFAk9x7iLzno"
+    "ryUPeZS/a0tJvu/cwHpcbs5FlN2thHQsVfcFLkwPaUNw3DWVCwDgzUf3FvMGLv4x+BkeGiw3t0gBhF8rBnNmAFB3Pa9j"
+    "i7mABpbjNFcHJK9wKt4Ltvek/2SIZ1uHnkTmgd5YO41+EkST3oZLUGY7HNWhsFi+VOmbSdVYwSV3iLpD1EfRjN8Qotq4"
+    "GsKgRROcboujVJIolfMNIWjn8FtHV4rAX7TacF88btl03Aal3RE0N2a1/rcJX4hC13bxNWMn4src93X2+qf/+a//xiuC"
+    "wItvcScMGqh0A9kXA6btSR32LrQjFK0/5P5kbkwbeOrGeM/Tm4PBMS/J3bXPJnFZo7Kt8kvv6sdpSa/ltgxzIWF+WROw"
+    "sVtJN3/w1u2ZMgml0COZhIDQwLbwwi0f72r4EBYX5dEFI8k1pjmFXn6lSn7rxwB++sVGr+SF3DMLUN1kPJ3q8sxBpxO9"
+    "qhcq4aV8mxVwiLexPMIzjVf/0qwNNuKPMWErfwnMtrGWhcSWOGXdDtku/ZCOWiguR6FLJtIqQhZyWOi8d/Gy24Ilq4Oe"
+    "j65L92uio58I/E35pg2pcd94LXqxA+ZeZfR37D2uJONox+N2PO4R8bgmcuQocXB4dPzsu+//9d9+kBPX40XzFqJkbmSq"
+    "vy1sfBW4yECBUnDsa+NQW0Sftv5bIFDlKlO+R2bvioKMvT0Ir5DaH6wMYitOXubIv/Inh82o3xIw1lGdUYls2z5QJtB4"
+    "Kc/YjTxFFZa8un2cHIos5Puu8UJacPEM7woKte+hzcw0wolN/fHNZc6TbMbngpj6mXtXKj/qUDmwDI+vy46SfCcQHQdt"
+    "r5U2l65iPnTtMrREfSShK3I0Bx8liZ6tl+iyVAGfSC2Fp1yfrtBDsYD/UBW8h+dEaMWw8H5UkaN13FIS5fsfuljH7B2q"
+    "qM1Smfu2zIYi5bEgNPEDrlARpRgglT3jaENjJDLkM8OrJ+YRAbQH6lWqrQ36KnV/10H5FFBfmqxruvmKriO2F3lxuSd0"
+    "9RYdcmTuAvTdubnNb1mRpmXMWZHo+27WsLNqYA2ncmug53s8iNIO9A1z7SNt9aKKmSkMS/R55t/gmYRzpNpEpXHLO7Xp"
+    "FC+CBbXsPaFOnXTDGCrw6NWJojS1VOEmL0EK8O1Z2E1n0g8rNqiOrMvqHx+sV/+8+LXYO0uToH8mnoqL87+cv7ncP4Fm"
+    "GtNtYKg0X/0NNqr6YXnUXq792XEH4+c/FntQ5+XLd69XVDq6+18SNg5YeJytWNty2zgSfddX9CoPkWtFbW6bqpFmpsql"
+    "OK7MxpeynZ2H7JQJkZCEmCQ4AGhbG8+/7+kGJMuxEr9spWIJJNDoy+nT3cqyrNeoWo+pX1TmyoR+r9S+cKYNxjZ4OpWn"
+    "Y7pZqkAXq1a7IeFZcUWqKWm6KirbBk+d186Tvm11EcjOSVFh6xpbsso0moK11Yg+eXxbGk/+ylQVROoGG4PyV9RoXXqK"
+    "KtBg4bQOQ6qMD5kJuvZDKnWlgx6S055fzXUoltihZrrCw67Bd7sw+PhP9+rFq7d7Y35IEHZjwpKy7Iu3jajstCrJQqff"
+    "zk+OSTfXGhboUb8HhVsVzMxUJqxg+Zn+szO4jk5XYYnDr0c//R2GiNyoKA7VOqhSBTXuEV3DBdFpL0dvRi/6vQzO/flv"
+    "WUaHutFOBV3SbEWzzi20prmzNS2hUYVjo3Y1odJSYwPpEpKh8a+93rN0Ua/3fwxDr7dPzuKi9GpIqjLKazhZNSuaV2pB"
+    "DIkhNjRz42rFUGBpQEZwXRHMtV4f9nK/gmv9qil6yR7c8ewZTW0TnCqgfUZnMRjKU95GdyYXtqs8usJA/bmtSu1ooCuv"
+    "gQ4HHRZ8WVjCX6bSzz0hREsEl3e3zn5hO03jg6oqD++t1YIkR+zG31kK3wzUpX2IAqsR78+H7DNcoMIoqflIQZqeHB3t"
+    "H7+j0WiUkJTTABfkmSVZQSEfStvJNfoWNlerxxgbUv61b6/6Y4IXseozcLCC2L9ybCffFYX20aXrrXMFX2Cvds46rL/2"
+    "r0xTxlN4XGO/WujNemmakERGmXNlqs7pEZ1svou1JAI3urHiuMmKqyvlAwlgEHQYhq3snEMOxQZRz9mhbScx3ZhqZ5uI"
+    "SJrNBU5+/AOnptR8/rXPoIPu16rq9F/P4eIrvYJWULhVDu8CoMF7/ASej6eyXPLZc4QFRdDWNHus7eMbfbHUtVpfnAM/"
+    "cJZ/YJEV2uNMcIuu1vIawUBkk6Vs5SRyCK6caeBMA0GmWeySM3oSTEjVSpmGTk4vPpwc5+QVTBboc1JFMZAnPqECxkcz"
+    "B+zWIUfPONuwotjijJpV67RdSMIQQlzqueqqsCdMyBgFgTWsMIc6qTxByGIEa1tq0qCy1T02CuWcARHyAc86cP4w842Q"
+    "gte6UU2h8xEHZamrNqcb6658FCKmcDiOLZgfl+JEDaYa37srwjEWAAVtC8MsKmD1kb1zJBQeXbrIyCWgoW/h/jd7Eh0u"
+    "E37bGsGuX3N1o28ZkZTzl5x12Uet4IA1/gaQAvILeGUAboOCfpjksZxatYxykV2bEtS2F6vWynYbECgv/LfgIMDdXM2i"
+    "1llWq9ssYec4HyefIfmbgotBvq15F4R/yx2ISRLODt4DMHY+RwGEOCTFAkbOFGqA8GOHkhpgIlt4xExeCCnCtxbx2ZWC"
+    "WTZTKKPrHJL4fxTXgX3MPckkt2Ldx4M+nkjmMxslornPvVQP2LORFzYoEkLRisu2+IcpPDcczJ11hQHBPoQR9ibb2pLv"
+    "xRh6XTh44pscaRh2pNpWKyexi96D+T/HA+Pj/aODX/NYog4YRgUg73u9O/lCd4kZmWaxqLWSZLnr3aGcb/5j9wu8vdtw"
+    "Nj95iXUOTtGuUVWOxX5DXROrMYxZ0y/Y0ZTMpKlaMp+01oU1mNAhLEYi8BUL7JjgRRqCXcb6zDhLDDWURbKegQCyRBfA"
+    "T7dTwukvokUU/IYFP8qqO7rYOvEoI/kexFdOgV2cDxMEQUuCff4jCn77E0uujWdKvCx1q5tSN8Uq6t8CrDDmgWLxGuOl"
+    "99mU6CiZ93FFi7JfvhK1g6k1gvqtug66tVy4siztECjewKMFExRLXcv5J8sR7F9yUKLt+6h5mgUwajl3YgOVkoTixonA"
+    "VqCcqNrgnVy0XK3Fv2Xxcf+lmgMOl0j5tb4p6KzvMB1UEvrSlEghxv4QCAjRSaxGlEQiaSwhiMTFrREWS+Yh4dDS6ujG"
+    "OTc80PPPDmmDaA23TsnOwnZVKVtnmm6cCUE3ExiL/ADxQ1upqGqB0pSMev1iA27XtSG67MP9kgbT4KpsSv+g8w+HH44v"
+    "9iZw5KXwNFvBPOXZ6CTvzWuJpXa1aVQSd7FZ0QBCLg7Ojn4kJfaYkS56Oyu+zBH0mTP+D/DvoSy9BToaPYlmCp1/Wzti"
+    "m7HVT47Q3h/cqrqtdhJpvGe/ZLR4rrH5TnXu5xko8xELuVgeRAbNMvnoWq5dwLF94l7QezryaveNcWoidgCufBdX7AAp"
+    "xhMuVj6mstBIzMUsW+l1E9LYmS25lKzx84RG6cJEaCJpt2Yyx0GnM/6MvYLoNNy0KdCNiXeQppBf3nMn/J3WTsZBSPtd"
+    "Gc5fhjtEoiBX1rZDdvNa/8k9G/Aw9pAsLNeOo+npE0bKbTgKY9WKXoxefifcPJyK23mgnjHjy6PY+3TQLnZxGIG7lhs3"
+    "cK0pAn9iyuEqEospgxAlDAqnVu4pVPAllF1fMxrNfzXKyGvKuDlQ9S8FGtbvRAS90v7pKX3ePzs8R13njOF5iEPftnF0"
+    "M+0tCZcx1YxTn4h2L7GTnDexo8GZ52Cyrck7toc8hD5hgEzY9gYEuz6etagD3/Eyj/3Yx6MvfTo/OJPEuULAL07+dcBt"
+    "10e7QGFZgx0wj4zrKZUpbpEQg0g+FQ1Y+yhhiZ5P8zjxY39va6CEBOJx/5objt1qoyvgDBlkGXONZCgYMMucnnOntwe9"
+    "D+IWLkfMEUNhpVLytKtnyE4e3VPbhofT83/TgPsHt5AWAC1R3YUOrMm3FRWmFPRXC2e7ltvvgFY/FbvYIg0fTK58oxge"
+    "p77t3fNxCgv3thzhwl/z1yfclCxOBq8Z4gvfPpIpevfQph1avjGd8+cWXw7k1w/YmGdoYOep21laL/mDVs8yl3Obn5KM"
+    "M+neMw2+wwueEYyYM4R9wjDbyGeeCrtoRtkSBCD/YNmNdAqK3874l42dFhUWf87PpjwAvju/gG1TfsLjGsza0jF/sGkz"
+    "mEu6pSQL2K7DU5rKjRg8MAfN5C9307uVCwKX85NPZ9MDJgHRjqmKG/f1bzBxvLqPQMFfRu/xMum57nGCukpjY7QOY8CT"
+    "2RQ1QGuiPeua93oncZh+8HvWzoB8M9/zLzQ/+NlBZtVR7391ui9o"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1449,6 +1472,17 @@ def copy(
     return {"sources": sources, "target": target, "verbose": verbose}
 
 
+def tally(
+    sources: list[TextIO],
+    blob: BinaryIO | None = None,
+) -> dict[str, int]:
+    """Count each file's lines (Click's `click.File`: the handler takes the files open)."""
+    counts = {each.name: len(each.readlines()) for each in sources}
+    if blob is not None:
+        counts["bytes"] = len(blob.read())
+    return counts
+
+
 # ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
 if TYPE_CHECKING:
@@ -1477,7 +1511,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
+    from typing import ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
     _Row = TypeVar("_Row")
@@ -4043,6 +4077,35 @@ class _Path(_Type):
     @staticmethod
     def check(value: object) -> bool:
         return isinstance(value, str)
+
+
+class _TextFile(_Type):
+    """A file the handler takes open (`TextIO`): its path until the handler runs (read,
+    checked, explained and recorded as text), opened then in the parameter's mode
+    (`execution/files._opening`); `-` is the standard stream."""
+
+    name = "textfile"
+    spellings = ("typing.TextIO",)
+    expected = "a file's path ('-': standard input or output)"
+    clispec = "path"
+    metavar = "FILE"
+
+    @staticmethod
+    def convert(value: object) -> str:
+        if isinstance(value, str) and value:
+            return value
+        raise _Invalid(_expected(_TextFile.expected, value))
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)  # NOTE: its path (never a result: read/annotations.py)
+
+
+class _BinaryFile(_TextFile):
+    """A file the handler takes open for bytes (`BinaryIO`)."""
+
+    name = "binaryfile"
+    spellings = ("typing.BinaryIO",)
 
 
 class _Any(_Type):
@@ -7163,6 +7226,69 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
     raise value
 
 
+# -- module: burgee.runtime.execution.files
+def _opening(
+    handler: Callable[..., Any], files: tuple[tuple[str, str, str, str | None], ...], awaited: bool
+) -> Callable[..., Any]:
+    """`handler`, given its file parameters open, closed after it returns (after its coroutine
+    ends: `awaited`). `files`, from its command's row: each one's name, the word that names it
+    in messages (its long flag, or its name), its mode (`open()`'s) and its encoding (None:
+    Python's)."""
+
+    def call(*args: Any, **given: Any) -> Any:
+        opened: list[Any] = []
+        try:
+            for name, label, mode, encoding in files:
+                value = given.get(name)
+                if isinstance(value, list):
+                    given[name] = [_open(each, label, mode, encoding, opened) for each in value]
+                elif value is not None:
+                    given[name] = _open(value, label, mode, encoding, opened)
+            result = handler(*args, **given)
+        except BaseException:
+            _close(opened)
+            raise
+        if awaited:
+            return _closing(result, opened)
+        _close(opened)
+        return result
+
+    return call
+
+
+def _open(path: str, label: str, mode: str, encoding: str | None, opened: list[Any]) -> Any:
+    """`path` opened in `mode` (`-`: the standard stream, left open)."""
+    if path == "-":
+        stream: Any = sys.stdin if "r" in mode else sys.stdout
+        if "b" not in mode:
+            return stream
+        binary = getattr(stream, "buffer", None)
+        if binary is None:
+            raise UsageError(f"{label}: '-' takes text here, not bytes: give a file's path")
+        return binary
+    try:
+        handle = open(path, mode, encoding=None if "b" in mode else encoding)  # noqa: SIM115
+    except OSError as error:
+        raise UsageError(f"{label}: {path!r}: {error.strerror or error}") from None
+    opened.append(handle)
+    return handle
+
+
+def _close(opened: list[Any]) -> None:
+    for handle in opened:
+        try:
+            handle.close()
+        except OSError:
+            pass  # NOTE: a write the disk refused at close is the handler's to have flushed
+
+
+async def _closing(work: Coroutine[Any, Any, Any], opened: list[Any]) -> Any:
+    try:
+        return await work
+    finally:
+        _close(opened)
+
+
 # -- module: burgee.runtime.execution.table
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
@@ -7170,7 +7296,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
@@ -7203,7 +7329,12 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     leaves = how.get("leaves")
     if leaves is not None:
         how["leaves"] = leaves = leaves(inputs)
-    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    handler = named.handler
+    opening = how.get("opening")
+    if opening is not None:
+        # NOTE: its files open just before it runs, closed after (`files._opening`).
+        handler = opening(handler, how["files"], "await_with" in how)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(each.name for each in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in each.options for each in inputs)
     build = _builder(inputs)
@@ -13773,6 +13904,10 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("target", (), "_Str", ..., (("metavar", "DST"), ("help", "Where to"))),
         ("verbose", ("-v", "--verbose"), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Say each file (default: off)"))),
     ), (("examples", ("clikit copy a.txt b.txt dest",)), ("effects", "non_idempotent"))),
+    "tally": (tally, "Count each file's lines (Click's `click.File`: the handler takes the files open).", ("map", _Int), (
+        ("sources", (), "_TextFile", ..., (("nargs", "+"), ("help", "The files to count ('-': standard input)"), ("many", True))),
+        ("blob", ("--blob",), "_BinaryFile", None, (("metavar", "FILE"), ("help", "A file counted in bytes"), ("nullable", True))),
+    ), (("examples", ("clikit tally notes.txt",)), ("opening", _opening), ("files", (("sources", "sources", "r", None), ("blob", "--blob", "rb", None))))),
 }
 # fmt: on
 
@@ -13805,6 +13940,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).",
         ),
         ("copy", "Copy files (argparse's `SRC... DST`: the last word is the target)."),
+        (
+            "tally",
+            "Count each file's lines (Click's `click.File`: the handler takes the files open).",
+        ),
     ),
 }
 
@@ -13846,6 +13985,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "export": ("export", False),
     "serve": ("serve", False),
     "copy": ("copy", False),
+    "tally": ("tally", False),
     "output": ("output", False),
 }
 

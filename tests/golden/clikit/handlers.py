@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO, TextIO
 
 import burgee
 from burgee import Argument, Context, Option, command
@@ -176,3 +176,15 @@ def copy(
 ) -> dict[str, Any]:
     """Copy files (argparse's `SRC... DST`: the last word is the target)."""
     return {"sources": sources, "target": target, "verbose": verbose}
+
+
+@command(effects="read_only", examples=["clikit tally notes.txt"])
+def tally(
+    sources: Annotated[list[TextIO], Argument(help="The files to count ('-': standard input)")],
+    blob: Annotated[BinaryIO | None, Option(help="A file counted in bytes")] = None,
+) -> dict[str, int]:
+    """Count each file's lines (Click's `click.File`: the handler takes the files open)."""
+    counts = {each.name: len(each.readlines()) for each in sources}
+    if blob is not None:
+        counts["bytes"] = len(blob.read())
+    return counts

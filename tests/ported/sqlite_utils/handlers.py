@@ -153,7 +153,8 @@ def add_column(
     table: Annotated[str, Argument()],
     col_name: Annotated[str, Argument()],
     col_type: Annotated[
-        Literal["integer", "int", "float", "text", "str", "blob", "bytes"] | None, Argument()
+        Literal["integer", "int", "float", "text", "str", "blob", "bytes"] | None,
+        Argument(case_sensitive=False),
     ] = None,
     fk: Annotated[str | None, Option(help="Table to reference as a foreign key")] = None,
     fk_col: Annotated[
@@ -875,7 +876,7 @@ def transform(
     table: Annotated[str, Argument()],
     type: Annotated[
         list[tuple[str, Literal["INTEGER", "TEXT", "FLOAT", "BLOB"]]],
-        Option(help="Change column type to INTEGER, TEXT, FLOAT or BLOB"),
+        Option(help="Change column type to INTEGER, TEXT, FLOAT or BLOB", case_sensitive=False),
     ] = [],
     drop: Annotated[list[str], Option(help="Drop this column")] = [],
     rename: Annotated[list[tuple[str, str]], Option(help="Rename this column to X")] = [],
@@ -1053,7 +1054,9 @@ def add_geometry_column(
             "GEOMETRYCOLLECTION",
             "GEOMETRY",
         ],
-        Option("--type", "-t", help="Specify a geometry type for this column"),
+        Option(
+            "--type", "-t", help="Specify a geometry type for this column", case_sensitive=False
+        ),
     ] = "GEOMETRY",
     srid: Annotated[int, Option(help="Spatial Reference ID")] = 4326,
     coord_dimension: Annotated[str, Option("--dimensions", help="Coordinate dimensions")] = "XY",
