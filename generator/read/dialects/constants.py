@@ -2,17 +2,17 @@
 (`Constants.fold`): literals, the file's module-level constants, and those of the modules of
 the app's own package it imports them from (`from uvicorn.config import LIFESPAN`, read with
 `ast` as the file is, never imported), strings joined or formatted of them, a little
-arithmetic, a dict's keys (`list(LOG_LEVELS.keys())`), `int(...)`/`str(...)` of such, a standard
-library module's constant (`ssl.CERT_NONE`: its value on the Python gen runs on), and
-`importlib.metadata.version("name")` (the version in the `*.dist-info` beside the package, as
-`version_option()` reads it). Anything else is `Unreadable`."""
+arithmetic, a dict's keys (`list(LOG_LEVELS.keys())`), `int(...)`/`str(...)` of such, a
+constant of a standard library module `_CONSTANT_MODULES` names (`ssl.CERT_NONE`: its value on
+the Python gen runs on), and `importlib.metadata.version("name")` (the version in the
+`*.dist-info` beside the package, as `version_option()` reads it). Anything else is
+`Unreadable`."""
 
 from __future__ import annotations
 
 import ast
 import importlib
 import operator
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,12 @@ _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], object]] = {
 _CONVERSIONS: dict[str, Callable[[Any], object]] = {
     "int": int, "str": str, "float": float, "list": tuple, "tuple": tuple, "sorted": sorted,
 }  # fmt: skip
+#: The standard library modules whose constants are read by importing them in gen (a module
+#: of no side effects on import; `antigravity` opens a browser): `ssl.CERT_NONE`.
+_CONSTANT_MODULES = frozenset((
+    "csv", "errno", "logging", "os", "re", "signal", "socket", "ssl", "stat", "subprocess",
+    "zlib",
+))  # fmt: skip
 #: How deep imports of the app's own modules are followed (a module importing another's
 #: constant, which imports a third's).
 _DEPTH = 3
@@ -66,7 +72,7 @@ class Constants:
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
                     root = alias.name.split(".")[0]
-                    if root in sys.stdlib_module_names:
+                    if root in _CONSTANT_MODULES:
                         local = alias.asname or root
                         self.modules[local] = alias.name if alias.asname else root
             elif isinstance(statement, ast.ImportFrom) and not statement.level:
