@@ -1575,3 +1575,18 @@ def test_an_import_under_type_checking_needs_no_framework(tmp_path: Path) -> Non
     )
     program = read_program(source, str(tmp_path / "app.py"))
     assert not [w.message for w in program.warnings if "stand-in" in w.message]
+
+
+def test_an_option_of_a_value_named_version_with_a_callback_is_the_commands(
+    tmp_path: Path,
+) -> None:
+    """A `--version` that takes a value and has a callback, not eager, is the command's own
+    option (only an eager one, or a flag, is read as the tool's --version)."""
+    source = (
+        "import click\n\n\ndef _check(ctx, param, value):\n    return value\n\n\n"
+        "@click.group()\ndef cli():\n    pass\n\n\n@cli.command()\n"
+        "@click.option('--version', callback=_check, default=None)\n"
+        "def build(version):\n    return {'version': version}\n"
+    )
+    port = _port(tmp_path, source, "vbuild")
+    assert not _disagree(port, ("build --version 1.0", "build", "build --version"))

@@ -320,7 +320,9 @@ class ClickReading:
         param.is_flag = bool(off)
         param.required = argument
         keywords = {k.arg: k.value for k in call.keywords if k.arg}
-        if not argument and reading.is_version(keywords, flags):
+        given = keywords.get("is_flag")
+        flag = isinstance(given, ast.Constant) and given.value is True
+        if not argument and reading.is_version(keywords, flags, flag):
             return None
         for key, value in keywords.items():
             if not self.read_keyword(param, key, value, keywords):

@@ -179,16 +179,17 @@ class Reading:
                 )
                 param.flags.remove("-h")
 
-    def is_version(self, keywords: dict[str, ast.expr], flags: list[str]) -> bool:
+    def is_version(self, keywords: dict[str, ast.expr], flags: list[str], flag: bool) -> bool:
         """The `--version` option whose callback prints the version and stops: the tool's own
         `--version` does that. Click reads an eager one first; one not eager (fastapi-cli's)
         after the options given before it, so there a bad value given first is the answer
-        (a warning says so)."""
+        (a warning says so); one not eager must be a flag (`flag`: an option of a value
+        named `--version`, towncrier's `build --version 1.0`, is the command's own)."""
         try:
             eager = self.fold(keywords["is_eager"]) if "is_eager" in keywords else False
         except Unreadable:
             eager = False
-        if not ("callback" in keywords and "--version" in flags):
+        if not ("callback" in keywords and "--version" in flags and (eager or flag)):
             return False
         others = self.version_flags(flags)
         note = f" ({', '.join(others)} is not read: give --version)" if others else ""

@@ -472,10 +472,11 @@ def _module_imports(tree: ast.Module) -> list[ast.alias]:
 
 def _bound_in_functions(tree: ast.Module) -> set[str]:
     """The names a function, class or lambda binds for itself (a parameter, an assignment, an
-    import): renaming the module's name of that spelling there would change what they mean."""
+    import, a class attribute): renaming the module's name of that spelling there would change
+    what they mean."""
     found: set[str] = set()
     for scope in ast.walk(tree):
-        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
         for node in ast.walk(scope):
             if isinstance(node, ast.arg):

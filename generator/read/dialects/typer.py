@@ -253,7 +253,8 @@ class TyperReading:
                 if slash and second.strip():
                     param.off.append(second.strip())
             keywords = {k.arg: k.value for k in marker.keywords if k.arg}
-            if reading.is_version(keywords, param.flags or [flag_word(param.name)]):
+            flag = "bool" in (param.annotation or "")
+            if reading.is_version(keywords, param.flags or [flag_word(param.name)], flag):
                 return None
             if not self.read_keywords(param, marker):
                 return None
