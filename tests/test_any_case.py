@@ -2,7 +2,8 @@
 and Typer's `case_sensitive=False` read as written, and burgee's own `Option(...)`/`Argument(...)`
 setting. A word naming a choice in another case is that choice, as Click gives it: the same
 values as Click's own parser on the same lines; help still lists the choices; a word that is
-no choice in any case is a usage error (exit 2); JSON input stays exact (its schema's enum)."""
+no choice in any case is a usage error (exit 2); JSON input stays exact (its schema's enum).
+Also Click's help markers in a docstring (`\\b`, `\\f`), read as Click reads them."""
 
 from __future__ import annotations
 
@@ -183,3 +184,24 @@ def test_typer_s_setting_is_read(tmp_path: Path) -> None:
     tool = import_tool(out, "any_case_typer")
     done = tool.invoke(["--color", "GREEN"])
     assert (done.exit_code, done.stdout) == (0, "green\n")
+
+
+def test_click_s_help_markers_read_as_click_reads_them(tmp_path: Path) -> None:
+    """`\\b` (keep the next paragraph as written) is no text, and help ends at `\\f` (what
+    follows is for the source's readers): towncrier's `create` leaked `\\b` into --llms."""
+    app = tmp_path / "marked.py"
+    app.write_text(
+        "import click\n\n\n@click.command()\ndef create():\n"
+        '    """Create a fragment.\n\n    \\b\n    These are:\n      a\n      b\n'
+        '    \\f\n    :param x: for the source only\n    """\n',
+        encoding="utf-8",
+    )
+    made = burgee_in_process("gen", str(app), "-o", str(tmp_path / "t.py"))
+    assert made.returncode == 0, made.stderr
+    tool = import_tool(tmp_path / "t.py", "any_case_marked")
+    for line in (["--help"], ["--llms"], ["schema"]):
+        text = tool.invoke(line).stdout
+        assert "These are:" in text, line
+        assert chr(8) not in text and chr(12) not in text, line
+        assert "\\u0008" not in text and "\\b" not in text and "\\f" not in text, line
+        assert "for the source only" not in text and "param x" not in text, line

@@ -445,3 +445,62 @@ def test_what_a_body_prints_is_cut_for_an_agent_as_an_answer_is(tmp_path: Path) 
     back = in_process(tool).run("output", ref, "--json", "--max-output", "0").json()
     # NOTE: what is saved is the printed text's own envelope, as for a `--json` answer.
     assert json.loads(back["data"]["text"])["data"] == "x" * 5_000 + "\n", back
+
+
+INVOKING = '''\
+"""A Click app whose commands run each other (sqlite-utils' `search` runs `query`)."""
+import click
+
+
+@click.group()
+def cli():
+    """Tool."""
+
+
+@cli.command()
+@click.argument("path")
+@click.option("--sql", default="select 1")
+@click.option("--nl", is_flag=True)
+def query(path, sql, nl):
+    """Query."""
+    click.echo(f"query {path} {sql} {nl}")
+
+
+@cli.command()
+@click.argument("path")
+@click.pass_context
+def rows(ctx, path):
+    """Rows."""
+    ctx.invoke(query, path=path, sql="select * from t")
+
+
+@cli.command()
+@click.pass_context
+def both(ctx):
+    """Both."""
+    ctx.invoke(rows, path="x.db")
+'''
+
+
+@pytest.mark.parametrize("line", [["rows", "a.db"], ["both"]])
+def test_ctx_invoke_runs_another_command_as_click_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: list[str]
+) -> None:
+    """`ctx.invoke(query, path=...)`: the other command's function with the values given, its
+    own defaults for the rest, and the context where it takes one (Click's output, word for
+    word)."""
+    import importlib.util  # noqa: PLC0415
+
+    app = tmp_path / "invoking.py"
+    app.write_text(INVOKING, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("bodies_invoking", app)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.cli.main(line, standalone_mode=False)
+    clicks = capsys.readouterr().out
+    made = burgee_in_process("gen", str(app), "-o", str(tmp_path / "tool.py"))
+    assert made.returncode == 0, made.stderr
+    done = in_process(tmp_path / "tool.py").run(*line)
+    assert (done.code, done.out) == (0, clicks)
+    assert clicks.startswith("query ")

@@ -1543,10 +1543,13 @@ def test_a_version_callback_that_is_not_eager_is_the_tools_version(tmp_path: Pat
             10,
             "Click gives each its own value",
         ),
-        (  # NOTE: scriv: a decorator of its own adds --config and runs the command its way
-            "import click\n\ndef scriv_command(func):\n    return func\n\n"
+        (  # NOTE: scriv: a decorator of its own wraps the command in a function of its own
+            "import functools\n\nimport click\n\n\ndef scriv_command(func):\n"
+            "    @functools.wraps(func)\n    def _wrapped(*args, **kwargs):\n        try:\n"
+            "            func(*args, **kwargs)\n        except ValueError as exc:\n"
+            "            raise SystemExit(str(exc))\n\n    return _wrapped\n\n\n"
             "@click.command()\n@scriv_command\ndef collect():\n    pass\n",
-            7,
+            18,
             "put the options it adds on the command as @click.option",
         ),
     ],

@@ -366,13 +366,58 @@ def test_a_sibling_module_imported_as_a_module_is_bundled(tmp_path: Path) -> Non
         assert json.loads(answer.stdout)["data"] == want, answer
 
 
-def test_a_sibling_import_inside_a_function_is_refused(tmp_path: Path) -> None:
-    source = COMMAND.replace("    return 1", "    from helpers import X\n    return X")
+def test_a_sibling_import_in_a_block_that_runs_at_import_is_refused(tmp_path: Path) -> None:
+    source = "try:\n    from helpers import X\nexcept ImportError:\n    X = 0\n" + COMMAND
     found = _refused(tmp_path, {"helpers.py": "X = 1\n", "handlers.py": source})
     assert found == [
-        "handlers.py:8:5: error: the sibling module helpers is imported inside a block; burgee "
+        "handlers.py:2:5: error: the sibling module helpers is imported inside a block; burgee "
         "bundles sibling modules imported at the top level only: move the import there"
     ]
+
+
+LAZY = {
+    "__init__.py": "",
+    # NOTE: shiv's builder.py: a function defined in both branches of an `if`, each with a
+    # loop variable of its own (the namespace held the variables, not the function).
+    "helpers.py": (
+        "import sys\n\nif sys.version_info < (3, 11):\n"
+        "    def items(xs):\n        for old in xs:\n            yield old\n"
+        "else:\n    def items(xs):\n        for new in xs:\n            yield new\n"
+    ),
+    # NOTE: llm's models.py, datasette's utils/sqlite.py: a name bound in `try`, a sibling's
+    # names imported for type checkers only and inside a function (a lazy import).
+    "models.py": (
+        "from typing import TYPE_CHECKING\n\ntry:\n    import nothing_here as json\n"
+        "except ImportError:\n    import json\n\n"
+        "if TYPE_CHECKING:\n    from .parts import Part\n\n\n"
+        "def count(rows: list[Part]) -> int:\n    from .parts import size as measure\n\n"
+        "    return measure(rows)\n"
+    ),
+    "parts.py": "class Part: ...\n\n\ndef size(rows):\n    return len(rows)\n",
+    "handlers.py": (
+        "from . import helpers\n"
+        "from .models import count, json\n"
+        "from burgee import command\n\n\n"
+        '@command(effects="read_only")\n'
+        "def go() -> str:\n"
+        '    """Go."""\n'
+        "    return json.dumps([count([1, 2, 3]), list(helpers.items([4]))])\n"
+    ),
+}
+
+
+def test_names_bound_in_blocks_and_lazy_imports_are_bundled(tmp_path: Path) -> None:
+    package = tmp_path / "lazy"
+    package.mkdir()
+    for name, text in LAZY.items():
+        (package / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "tool.py"
+    made = burgee("gen", str(package / "handlers.py"), "-o", str(out), "--name", "lazy")
+    assert made.returncode == 0, made.stderr
+    answer = subprocess.run(
+        [sys.executable, str(out), "go", "--json"], capture_output=True, text=True, check=False
+    )
+    assert json.loads(answer.stdout)["data"] == "[3, [4]]", answer
 
 
 def test_diagnostics_in_a_bundled_sibling_name_its_file(tmp_path: Path) -> None:

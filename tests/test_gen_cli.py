@@ -43,6 +43,42 @@ def test_default_output_is_named_after_the_program(tmp_path: Path) -> None:
     assert header[3] == "#     burgee gen handlers.py -o greeter.py"
 
 
+#: A program named as a package its code imports (cruft's `_cli.py`: `from cruft import ...`).
+SHADOWING = textwrap.dedent(
+    '''
+    """YAML tools."""
+    import yaml
+
+    import burgee
+    from burgee import command
+
+    burgee.program(name="yaml")
+
+
+    @command(effects="read_only")
+    def pretty(text: str) -> str:
+        """Pretty-print YAML."""
+        return yaml.safe_dump(yaml.safe_load(text))
+    '''
+)
+
+
+def test_a_tool_is_never_named_as_a_package_it_imports(tmp_path: Path) -> None:
+    """Named `yaml.py`, the tool would import itself for `import yaml` (run as a script, its
+    folder comes first on the path; installed, it would replace the package)."""
+    handlers = _handlers(tmp_path, SHADOWING)
+    result = burgee_in_process("gen", str(handlers), "-o", str(tmp_path / "yaml.py"))
+    assert result.returncode == 2
+    assert "the tool yaml.py would be the module 'yaml', the package its code" in result.stderr
+    assert "(without -o: yaml_tool.py)" in result.stderr
+    assert not (tmp_path / "yaml.py").exists()
+    result = burgee_in_process("gen", str(handlers))
+    assert result.returncode == 0, result.stderr
+    tool = handlers.parent / "yaml_tool.py"
+    assert run(tool, "pretty", "--text", "a: 1").out == "a: 1\n\n"
+    assert not (handlers.parent / "yaml.py").exists()
+
+
 def test_name_and_version_flags(tmp_path: Path) -> None:
     handlers = _handlers(tmp_path)
     out = tmp_path / "hi.py"

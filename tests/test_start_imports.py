@@ -10,16 +10,28 @@ as the docs show it (`from typing import Annotated, Literal`) must not make ever
 from __future__ import annotations
 
 import ast
+import importlib
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
-from burgee.read.runtime_use import runtime_names, type_only_aliases
+from burgee.read.runtime_use import at_definition, runtime_names, type_only_aliases
 from burgee.write.generate import checked, generate, read
-from tests.helpers import GOLDEN, REPO, load_tool
+from tests.helpers import (
+    GOLDEN,
+    REPO,
+    import_tool,
+    in_process,
+    load_tool,
+)
+from tests.helpers import (
+    generate as generate_tool,
+)
 from tests.mcp_wire import INIT, line
+from tests.test_dialects import _returning
 
 #: Handlers written the way docs/handlers.md shows them.
 DOCS_STYLE = textwrap.dedent(
@@ -68,6 +80,32 @@ def test_parameter_return_and_variable_annotations_never_run() -> None:
         """
     )
     assert uses == {"x", "d", "local", "a"}
+
+
+def test_names_only_defaults_call_are_not_needed_while_the_module_is_defined() -> None:
+    """`Path(".")`, `dt.date(2026, 1, 1)`, also as a list's items: made later (a stand-in
+    makes them until the first command); any other use while the module is defined (a
+    module-level value, a class body, a decorated function's default or one a module-level
+    statement calls, a call of a name) keeps the name needed then."""
+    code = textwrap.dedent(
+        """
+        def f(a=Path("."), *, b=[dt.date(2026, 1, 1), dt.date(2026, 1, 2)], c=D("0.1")):
+            return Q(a)
+        def g(a=Used(1)): ...
+        TOP = Used(2)
+        @decorate
+        def h(a=Wrapped("x")): ...
+        def i(a=Called("x")): ...
+        I = i()
+        class C:
+            def m(self, a=Method("x")): ...
+        def j(a=Computed(x)): ...
+        """
+    )
+    defining, makers = at_definition(ast.parse(code))
+    assert makers == {"Path", "dt", "D"}
+    assert not makers & set(defining)
+    assert {"Used", "Wrapped", "Called", "Method", "Computed", "decorate"} <= set(defining)
 
 
 def test_class_annotations_run_where_a_library_may_read_them() -> None:
@@ -308,3 +346,116 @@ def test_a_date_in_a_result_imports_no_datetime_for_help(tmp_path: Path) -> None
     imported = {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
     assert "datetime" not in imported
     assert "_thread" in imported or "os" in imported  # NOTE: the check sees the imports
+
+
+def _imported(tool: Path, tmp_path: Path, words: list[str], stdin: str | None = None) -> set[str]:
+    """The modules a run of `tool` imports (without site-packages, whose .pth files may import
+    more), after checking that it succeeded."""
+    result = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", str(tool), *words],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"BURGEE_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""},
+    )
+    assert result.returncode == 0, (words, result.stderr[-2000:])
+    assert result.stdout.strip(), words
+    return {row.rsplit("|", 1)[-1].strip() for row in result.stderr.splitlines()}
+
+
+def _describing(command: str, *complete: str) -> list[tuple[list[str], str | None]]:
+    """The runs that only describe a tool: help, a command's help, schema, --llms, completion
+    (the script; `complete`: a TAB press's words, a `complete=` function's) and an MCP
+    session's tools/list."""
+    mcp = [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    mcp += [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]
+    return [
+        (["--help"], None),
+        ([command, "--help"], None),
+        (["schema"], None),
+        (["--llms"], None),
+        (["completion", "bash"], None),
+        *([(["__complete", *complete], None)] if complete else []),
+        (["--mcp"], b"".join(line(m) for m in mcp).decode()),
+    ]
+
+
+#: A handler whose defaults are constructed values of a standard type, as docs/handlers.md
+#: allows them (`Path(".")`, also as the items of a list).
+PATH_DEFAULTS = '''\
+from pathlib import Path
+from typing import Annotated
+
+from burgee import Option, command
+
+
+def names(partial: str) -> list[str]:
+    return ["ada", "bob"]
+
+
+@command(effects="read_only")
+def where(
+    folder: Path = Path("."),
+    roots: list[Path] = [Path("a"), Path("b")],
+    name: Annotated[str, Option(complete=names)] = "ada",
+) -> str:
+    """Say where."""
+    return " ".join(type(p).__name__ + ":" + str(p) for p in [folder, *roots])
+'''
+
+
+def test_a_path_default_imports_no_pathlib_until_a_command_runs(tmp_path: Path) -> None:
+    """A handler's `Path(".")` default is made when the module is defined: the tool describes
+    itself without importing `pathlib` (with `re`, `fnmatch` and `urllib.parse`, as much as
+    Python's own start-up), and a command, or a person calling the function, gets a real Path."""
+    tool = generate_tool(tmp_path, PATH_DEFAULTS, "handlers.py", "--name", "pathy")
+    for words, stdin in _describing("where", "where", "--name", ""):
+        assert "pathlib" not in _imported(tool, tmp_path, words, stdin), words
+    made = type(Path("."))
+    expected = f"{made.__name__}:. {made.__name__}:a {made.__name__}:b"
+    assert "pathlib" in _imported(tool, tmp_path, ["where"])  # NOTE: the check sees it
+    done = in_process(tool).run("where")
+    assert (done.code, done.out) == (0, expected + "\n"), done.err
+    module = import_tool(tool, "tool_path_defaults")
+    assert module.where() == expected
+    assert module.where(Path("x")) == f"{made.__name__}:x {made.__name__}:a {made.__name__}:b"
+
+
+def test_the_tool_made_from_cruft_describes_itself_without_pathlib(tmp_path: Path) -> None:
+    """cruft's Typer app (`project_dir: Path = typer.Option(Path("."), ...)`), read where it
+    is installed: its tool's help, schema, --llms, completion and MCP list import no pathlib
+    (issue 47: ≤ 1.5x `python -c pass`), and a command still gets a real Path."""
+    installed = Path(importlib.import_module("cruft").__file__ or "").parent
+    copy = tmp_path / "cruft"
+    shutil.copytree(installed, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    # NOTE: each command's body returns its parameters (as tests/test_dialects.py reads it).
+    source = _returning((copy / "_cli.py").read_text(encoding="utf-8"))
+    tool = generate_tool(copy, source, "_cli.py", "--name", "cruft")
+    for words, stdin in _describing("check"):
+        assert "pathlib" not in _imported(tool, tmp_path, words, stdin), words
+    module = import_tool(tool, "tool_cruft_start")
+    given = module.check()
+    assert isinstance(given["project_dir"], Path) and given["project_dir"] == Path(".")
+    done = in_process(tool).run("diff", "--json")
+    assert done.code == 0 and done.json()["data"]["project_dir"] == ".", done.err
+
+
+def test_kitchens_help_imports_none_of_its_parameters_types(tmp_path: Path) -> None:
+    """The kitchen golden takes a path, a date, a decimal and a UUID, with defaults made of
+    each (`Path(".")`, `dt.date(2026, 1, 1)`, `Decimal("0.10")`): its converters import their
+    module when they first convert, its defaults are made when the first command runs, so
+    `--help` imports none of them (`uuid` alone costs about as much as Python's own start)."""
+    tool = GOLDEN / "kitchen" / "kitchen.py"
+    imported = _imported(tool, tmp_path, ["--help"])
+    assert not imported & {"pathlib", "datetime", "decimal", "uuid"}
+    assert "dataclasses" in imported  # NOTE: the check sees imports: the handlers need it
+
+
+def test_a_completion_script_imports_no_re(tmp_path: Path) -> None:
+    """`completion SHELL` writes its script with str methods: `re` (with `enum` and
+    `functools`) costs two thirds of Python's own start-up."""
+    for shell in ("bash", "zsh", "fish", "pwsh"):
+        imported = _imported(GOLDEN / "minimal" / "minimal.py", tmp_path, ["completion", shell])
+        assert not imported & {"re", "enum"}, shell
+        assert "zlib" in imported  # NOTE: the check sees the imports: the documents were read

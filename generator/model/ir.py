@@ -548,6 +548,9 @@ class Program(Node):
     user_checking: str = ""
     #: The imports only the code's functions use: run when the first command runs.
     user_deferred: str = ""
+    #: The names of those the code uses while the module is defined, only to make its
+    #: functions' defaults (`Path(".")`): stand-ins until then (`runtime/execution/later.py`).
+    user_made_later: tuple[str, ...] = ()
     user_code: str
     #: The pydantic models' classes, made when the first command runs (`_import_handlers`).
     user_models: str = ""

@@ -1,4 +1,5 @@
-"""Google-style docstrings: a summary, a description, and per-parameter help."""
+"""Google-style docstrings: a summary, a description, and per-parameter help (Click's `\b` and
+`\f` markers read as Click reads them)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,10 @@ def parse(doc: str | None) -> Docstring:
     """Split a cleaned docstring into summary, description and `Args:` entries."""
     if not doc:
         return Docstring("", "", {})
-    lines = doc.strip("\n").splitlines()
+    # NOTE: Click's markers: help ends at a `\f` line, and a `\b` line (keep the next
+    # paragraph's lines as written) is no text; a docstring written for Click reads as its help.
+    doc = doc.partition("\f")[0]
+    lines = [line for line in doc.strip("\n").splitlines() if line.strip() != "\b"]
     body: list[str] = []
     params: dict[str, str] = {}
     section: str | None = None

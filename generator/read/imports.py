@@ -323,9 +323,22 @@ class _Bundler:
         ]
         found += [(node, True) for node in nested_imports(source)]
         later: list[tuple[ast.ImportFrom, list[Path]]] = []
+        deferred = _deferred_lines(tree) if len(found) > len(tree.body) else set()
         for node, nested in found:
             modules = self.modules_imported(node, folder)
-            if isinstance(node, ast.ImportFrom) and modules and nested:
+            named = self.names_imported(node, folder) if node.lineno in deferred else None
+            if isinstance(node, ast.ImportFrom) and named is not None:
+                # NOTE: `from .parts import size` in a function (or for type checkers only):
+                # each name read from the module's namespace, bundled after this module's code
+                later.append((node, [named]))
+                indent = " " * node.col_offset
+                space = self.namespace_name(named)
+                replace[node.lineno] = [
+                    (f"{indent}{a.asname or a.name} = {space}.{a.name}", (path, node.lineno))
+                    for a in node.names
+                ]
+                blank.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            elif isinstance(node, ast.ImportFrom) and modules and nested:
                 later.append((node, modules))
                 indent = " " * node.col_offset
                 replace[node.lineno] = [
@@ -393,6 +406,17 @@ class _Bundler:
                 return []
             found.append(target)
         return found
+
+    def names_imported(self, node: ast.Import | ast.ImportFrom, folder: Path) -> Path | None:
+        """The sibling file `from .parts import size, Part` imports names of (not modules);
+        None for any other import."""
+        if not isinstance(node, ast.ImportFrom) or self.modules_imported(node, folder):
+            return None
+        if any(alias.name == "*" for alias in node.names):
+            return None
+        if not node.level and not self.is_sibling(folder, node.module or "."):
+            return None
+        return self.module_file(folder, node.module or "", node.level)
 
     def namespace_name(self, module: Path) -> str:
         # NOTE: named relative to the handlers file: the same inputs write the same file
@@ -685,24 +709,83 @@ def _declares_global(scope: ast.AST, name: str) -> bool:
 
 
 def _bindings(tree: ast.Module, *, imports: bool) -> set[str]:
-    """The names a module binds at its top level (with or without those its imports bind)."""
+    """The names a module binds at its top level (with or without those its imports bind):
+    in its statements and in the blocks of its `if`, `try`, `with`, `for`, `while` and `match`
+    statements (`if sys.version_info < (3, 11): def f(): ...`, `try: import x as y`), never
+    in a function's or a class's body, a comprehension's or an `if TYPE_CHECKING:` block's,
+    which binds nothing when the module runs."""
     found: set[str] = set()
-    for statement in tree.body:
-        if _is_main_block(statement):
-            continue
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            found.add(statement.name)
-        elif isinstance(statement, ast.Import | ast.ImportFrom):
-            if not imports or (
-                isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
-            ):
+    blocks: list[list[ast.stmt]] = [tree.body]
+    while blocks:
+        for statement in blocks.pop():
+            if _is_main_block(statement):
                 continue
-            found |= {a.asname or a.name.split(".")[0] for a in statement.names if a.name != "*"}
-        else:
-            for node in ast.walk(statement):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                    found.add(node.id)
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                found.add(statement.name)
+            elif isinstance(statement, ast.Import | ast.ImportFrom):
+                future = isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+                if imports and not future:
+                    found |= {
+                        a.asname or a.name.split(".")[0] for a in statement.names if a.name != "*"
+                    }
+            else:
+                found |= _stored(statement)
+                blocks += _blocks(statement)
     return found
+
+
+def _stored(statement: ast.stmt) -> set[str]:
+    """The names a statement binds itself: its own expressions, not its blocks' statements nor
+    a lambda's or comprehension's own names."""
+    found: set[str] = set()
+    nodes: list[ast.AST] = list(ast.iter_child_nodes(statement))
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, ast.stmt | ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp):
+            continue
+        if isinstance(node, ast.GeneratorExp):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found.add(node.name)
+        nodes += ast.iter_child_nodes(node)
+    return found
+
+
+def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks of statements a compound statement runs at the module's level."""
+    if isinstance(statement, ast.If) and _is_type_checking(statement.test):
+        return [statement.orelse]
+    found = [
+        getattr(statement, field)
+        for field in ("body", "orelse", "finalbody")
+        if isinstance(getattr(statement, field, None), list)
+    ]
+    found += [handler.body for handler in getattr(statement, "handlers", [])]
+    found += [case.body for case in getattr(statement, "cases", [])]
+    return found
+
+
+def _deferred_lines(tree: ast.Module) -> set[int]:
+    """The lines of a module that do not run while it is imported: its functions' bodies, and
+    its `if TYPE_CHECKING:` blocks (which never run)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            body = node.body
+        else:
+            continue
+        lines.update(range(body[0].lineno, (body[-1].end_lineno or body[-1].lineno) + 1))
+    return lines
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING`, `typing.TYPE_CHECKING`, `t.TYPE_CHECKING`: true for type checkers only."""
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
+    return name == "TYPE_CHECKING"
 
 
 def _assembled(

@@ -390,6 +390,7 @@ def _read(
         user_imports=stripped.imports,
         user_checking=stripped.checking,
         user_deferred=stripped.deferred,
+        user_made_later=stripped.made_later,
         user_code=stripped.code,
         user_models=stripped.models,
         aliases=aliases,

@@ -16,7 +16,9 @@ names always count.
 body of an `if TYPE_CHECKING:`); `type_only_aliases()`: the type aliases only annotations use
 (through other such aliases), which `read/strip.py` puts under `if TYPE_CHECKING:`;
 `module_level_names()`: those it uses while the module is defined (not in function bodies,
-unless a top-level function or class is used then: it counts whole); `start_notes()`, the note
+unless a top-level function or class is used then: it counts whole), but those it uses then
+only to make its functions' default values (`at_definition()`: `Path(".")`, which a stand-in
+makes until the first command); `start_notes()`, the note
 at the first such use of a third-party module (its import then runs on every start);
 `typing_notes()`, the note at the first run-time use of a `typing` name (parameters, returns,
 variables; a class's annotations only where no library reads them: a plain class or a
@@ -53,8 +55,65 @@ def module_level_names(tree: ast.Module) -> dict[str, ast.Name]:
     bases and bodies, decorators, default values, module-level statements), with its first
     such use; a top-level function or class that code uses then counts whole (it may be
     called then: `CONFIG = load()`, a decorator of the file's own). An import only function
-    bodies use may wait for the first command (`_import_handlers`)."""
-    return _reached(tree, [(tree, False)])
+    bodies use may wait for the first command (`_import_handlers`); so may one only
+    `default_makers` uses."""
+    return at_definition(tree)[0]
+
+
+def at_definition(tree: ast.Module) -> tuple[dict[str, ast.Name], frozenset[str]]:
+    """`module_level_names`, and `default_makers`: the names the module uses while it is
+    defined only to make the default values of its functions (`Path(".")`, `dt.date(2026, 1,
+    1)`, also as the items of a list or tuple), which are left out of the first."""
+    every: list[ast.Name] = []
+    found = _reached(tree, [(tree, False)], every)
+    makers = _default_makers(tree, every, found)
+    return {k: v for k, v in found.items() if k not in makers}, makers
+
+
+def _default_makers(
+    tree: ast.Module, every: list[ast.Name], found: dict[str, ast.Name]
+) -> frozenset[str]:
+    """Of the names `every` (each use while the module is defined), those only ever used as
+    what a default value of a top-level function calls: a function without decorators, which
+    nothing uses while the module is defined (`found`), so nothing sees its defaults before a
+    command runs. Those defaults are constructed values of a standard type (docs/handlers.md,
+    "Defaults") that the tool never uses, as its tables give every value itself: the generated
+    module has a stand-in make them, and makes them again when it imports the name
+    (`runtime/execution/later.py`)."""
+    calls: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if node.decorator_list or node.name in found:
+                continue
+            arguments = node.args
+            for default in [*arguments.defaults, *arguments.kw_defaults]:
+                calls.update(id(name) for name in _made(default))
+    made = {name.id for name in every if id(name) in calls}
+    return frozenset(made - {name.id for name in every if id(name) not in calls})
+
+
+def _made(value: ast.expr | None) -> list[ast.Name]:
+    """The names whose attribute or self `value` calls with literal arguments (`Path(".")`,
+    `dt.date(2026, 1, 1)`), also as the items of a list or tuple."""
+    if isinstance(value, ast.List | ast.Tuple):
+        return [name for item in value.elts for name in _made(item)]
+    if not isinstance(value, ast.Call):
+        return []
+    if not all(map(_literal, [*value.args, *(k.value for k in value.keywords if k.arg)])):
+        return []
+    if len(value.keywords) != sum(1 for k in value.keywords if k.arg):
+        return []  # NOTE: `**kwargs`
+    called = value.func
+    while isinstance(called, ast.Attribute):
+        called = called.value
+    return [called] if isinstance(called, ast.Name) else []
+
+
+def _literal(value: ast.expr) -> bool:
+    """A constant, or a signed one (`-1`)."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub | ast.UAdd):
+        value = value.operand
+    return isinstance(value, ast.Constant)
 
 
 def names_reached(tree: ast.Module, name: str) -> set[str]:
@@ -68,9 +127,12 @@ def names_reached(tree: ast.Module, name: str) -> set[str]:
     return {name}
 
 
-def _reached(tree: ast.Module, stack: list[tuple[ast.AST, bool]]) -> dict[str, ast.Name]:
+def _reached(
+    tree: ast.Module, stack: list[tuple[ast.AST, bool]], every: list[ast.Name] | None = None
+) -> dict[str, ast.Name]:
     """The names met walking `stack`'s nodes (`whole`: bodies included, else only what runs
-    when the node is defined), each top-level definition a name loads walked whole, once."""
+    when the node is defined), each top-level definition a name loads walked whole, once
+    (`every`: each use met, appended)."""
     defined = {
         node.name: node
         for node in tree.body
@@ -86,6 +148,8 @@ def _reached(tree: ast.Module, stack: list[tuple[ast.AST, bool]]) -> dict[str, a
         node, whole = stack.pop()
         if isinstance(node, ast.Name):
             found.setdefault(node.id, node)
+            if every is not None:
+                every.append(node)
             loaded = isinstance(node.ctx, ast.Load)
             if loaded and node.id in defined and node.id not in expanded:
                 expanded.add(node.id)

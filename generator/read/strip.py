@@ -19,9 +19,11 @@ Its imports are split by when they are needed: those whose names the code uses o
 annotations go under `if TYPE_CHECKING:` (`user_checking`), so a tool written with `from typing
 import Annotated, Literal` never imports `typing` when it runs; those only function bodies use
 (or nothing: a side effect a command may need) wait for the first command (`user_deferred`: the
-generated `_import_handlers`); those code uses while the module is defined (class bases,
-decorators, default values, module-level statements, and whatever a top-level function or class
-those use reads) run at start-up (`user_imports`), and gen notes a `typing` name
+generated `_import_handlers`), and so do those it uses then only to make its functions'
+default values (`Path(".")`: `made_later`, stand-ins until then, `runtime/execution/later.py`);
+those code uses while the module is defined (class bases, decorators, other default values,
+module-level statements, and whatever a top-level function or class those use reads) run at
+start-up (`user_imports`), and gen notes a `typing` name
 (`typing_notes`) or a third-party module (`start_notes`) used so, at its first such use. It runs
 while reading, and its result is part of the IR (`user_imports`, `user_checking`,
 `user_deferred`, `user_code`).
@@ -33,7 +35,7 @@ import ast
 import bisect
 from dataclasses import dataclass, field
 
-from burgee.read.runtime_use import module_level_names, runtime_names, type_only_aliases
+from burgee.read.runtime_use import at_definition, runtime_names, type_only_aliases
 from burgee.read.source import Text
 from burgee.runtime.catalog import code_names, code_tree
 
@@ -97,6 +99,9 @@ class Stripped:
     #: The pydantic models' classes: made when the first command runs (`_import_handlers`),
     #: never at start-up (help, schema and completion read them statically).
     models: str = ""
+    #: The names of `deferred` the module uses while it is defined only to make its functions'
+    #: defaults (`Path(".")`): a stand-in makes those until `_import_handlers` imports them.
+    made_later: tuple[str, ...] = ()
 
 
 def strip(
@@ -136,16 +141,29 @@ def strip(
     running = frozenset(runtime_names(parsed)) if code else frozenset()
     if model_code:
         running |= frozenset(runtime_names(code_tree(model_code)))
-    defining = frozenset(module_level_names(parsed)) if code else frozenset()
+    found, makers = at_definition(parsed) if code else ({}, frozenset())
+    defining = frozenset(found)
     pruned = [_pruned(text, unit, (used, running, defining), newline) for unit in imports]
+    deferred = "".join(p.deferred for p in pruned)
     return Stripped(
         imports="".join(p.imports for p in pruned),
         checking="".join(p.checking for p in pruned),
         code=code,
         typing_at_run_time=tuple(t for p in pruned for t in p.typing_at_run_time),
-        deferred="".join(p.deferred for p in pruned),
+        deferred=deferred,
         eager=tuple(e for p in pruned for e in p.eager),
         models=model_code,
+        made_later=tuple(sorted(makers & _bound_by(deferred))),
+    )
+
+
+def _bound_by(imports: str) -> frozenset[str]:
+    """The names import statements bind."""
+    return frozenset(
+        _bound(alias)
+        for statement in ast.parse(imports).body
+        if isinstance(statement, ast.Import | ast.ImportFrom)
+        for alias in statement.names
     )
 
 

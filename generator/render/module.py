@@ -581,7 +581,8 @@ def render(
         deferred=blocks.deferred,
         # NOTE: ruff's TC004 fires only where the handlers' code uses a deferred import.
         deferred_used=bool(
-            ImportBlock.of(program.user_deferred).bound() & code_names(program.user_code)
+            (ImportBlock.of(program.user_deferred).bound() - set(program.user_made_later))
+            & code_names(program.user_code)
         ),
         docstring=docstring(program.description),
         constants=_constants(program),

@@ -162,13 +162,31 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
         *(f"    {line}" for line in guarded),
         # NOTE: the models are written once, below, where type checkers read them.
         *(["    _run_models(globals())"] if models else []),
+        *(["    _made(globals())"] if program.user_made_later else []),
         "",
         "",
         *([MODELS_BEGIN, *indented(program.user_models).splitlines(), "", ""] if models else []),
         "#: The `complete=` functions that use none of those imports: a TAB press runs them alone.",
         f"_FREE_COMPLETERS: frozenset[str] = frozenset({_names(free)})",
+        *_made_later(program),
     ]
     return "\n".join(lines) + "\n", shown
+
+
+def _made_later(program: Program) -> list[str]:
+    """The stand-ins of the names the handlers' code uses while it is defined only to make
+    its functions' defaults (`Path(".")`), until `_import_handlers` imports them and makes
+    those defaults (`runtime/execution/later.py`)."""
+    if not program.user_made_later:
+        return []
+    return [
+        "",
+        '#: What the handlers\' defaults call (`Path(".")`): noted until `_import_handlers`',
+        "#: imports it and makes them; help, schema and the MCP lists never import it (`_Later`).",
+        "if not TYPE_CHECKING:",
+        *(f"    {name} = _Later({py(name)})" for name in program.user_made_later),
+        "    _watch(globals())",
+    ]
 
 
 def _globals(names: list[str]) -> list[str]:

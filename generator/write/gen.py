@@ -139,7 +139,7 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
         plain=args.plain,
     )
     sidecars = sidecar_files(program, args) if args.completions or args.skill_dir else {}
-    output: Path = args.output or default_output(handlers, program.name)
+    output: Path = args.output or default_output(handlers, program)
     files = Files()
     writing = [output, *sidecars]
     blocked = _inputs_in_the_way(

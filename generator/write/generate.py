@@ -8,9 +8,10 @@ render, and the `burgee gen` line for the header, with `checked()` (examples and
 RecursionError or MemoryError anywhere in the pipeline into a diagnostic at the file;
 `uncollected()`, the cyclic garbage collector paused while the pipeline runs (`generate()`,
 `gen`'s `check`): its objects live until it ends, and the collector walked them again and again;
-`default_output()`, `<name>.py` beside the handlers; the header's `regenerate_command()` (ending
-in `--plain` for the plain form) and `is_plain()`, which reads it back: `generate(plain=None)`
-keeps the form of the file on disk.
+`default_output()`, `<name>.py` beside the handlers (`<name>_tool.py` when the code imports a
+package of that name: `shadowing()` refuses an `-o` that would); the header's
+`regenerate_command()` (ending in `--plain` for the plain form) and `is_plain()`, which reads it
+back: `generate(plain=None)` keeps the form of the file on disk.
 """
 
 from __future__ import annotations
@@ -55,16 +56,39 @@ def read(source: str, path: str, *, name: str | None = None, version: str | None
         return read_program(source, path, name=name, version=version)
 
 
-def default_output(handlers: Path, name: str) -> Path:
-    """Where the tool goes without `-o`: `<name>.py` beside the handlers file."""
-    return handlers.with_name(f"{name.replace('-', '_')}.py")
+def default_output(handlers: Path, program: Program) -> Path:
+    """Where the tool goes without `-o`: `<name>.py` beside the handlers file; `<name>_tool.py`
+    when `<name>` is a package its code imports (cruft's `from cruft import _commands`): a
+    module of that name would import itself in its place."""
+    stem = program.name.replace("-", "_")
+    if stem in _imported(program):
+        stem += "_tool"
+    return handlers.with_name(f"{stem}.py")
 
 
-def shipped_as(handlers: str, output: Path | None, name: str) -> str:
+def _imported(program: Program) -> set[str]:
+    return {module.partition(".")[0] for module, _ in program.third_party}
+
+
+def shadowing(handlers: str, output: Path, program: Program) -> Diagnostic | None:
+    """A problem when the tool's module would be named as a package its code imports: run as a
+    script (its folder first on the path) or installed beside it, Python would import the tool
+    itself in the package's place (and pip would overwrite one with the other)."""
+    if output.stem not in _imported(program):
+        return None
+    return Diagnostic(
+        span=SourceSpan(path=handlers, line=1, column=1),
+        message=f"the tool {output.name} would be the module {output.stem!r}, the package its "
+        f"code imports: Python would import the tool in its place; name it otherwise (without "
+        f"-o: {default_output(Path(handlers), program).name})",
+    )
+
+
+def shipped_as(handlers: str, output: Path, name: str) -> str:
     """How the tool is run as shipped: the `[project.scripts]` entry of the nearest
     pyproject.toml named as the program or running its module (`NAME = "MODULE:main"`, as
     `burgee new` writes it), else `python FILE.py`."""
-    module = (output or default_output(Path(handlers), name)).stem
+    module = output.stem
     found = nearest_pyproject(handlers)
     data = load_toml(found) if found is not None else None
     project = data.get("project") if data is not None else None
@@ -76,12 +100,9 @@ def shipped_as(handlers: str, output: Path | None, name: str) -> str:
     return f"python {shlex.quote(module + '.py')}"
 
 
-def regenerate_command(
-    handlers: str, output: Path | None, name: str, *, plain: bool = False
-) -> str:
+def regenerate_command(handlers: str, out: Path, *, plain: bool = False) -> str:
     """The `burgee gen` line to put in the header, relative to the output's directory; with
     `--plain` for the plain form (how `gen` tells a plain file on disk, `is_plain`)."""
-    out = output or default_output(Path(handlers), name)
     here = out.resolve().parent
     source = os.path.relpath(Path(handlers).resolve(), here)
     line = f"burgee gen {shlex.quote(source)} -o {shlex.quote(out.name)}"
@@ -126,11 +147,15 @@ def generate(
     they are errors."""
     with uncollected():
         program = read(source, path, name=name, version=version)
-        invocation = shipped_as(path, output, program.name)
+        out = output or default_output(Path(path), program)
+        problem = shadowing(path, out, program)
+        if problem is not None:
+            raise GenerationError([problem])
+        invocation = shipped_as(path, out, program.name)
         program = program.model_copy(update={"invocation": invocation})
         if plain is None:
-            plain = is_plain(output or default_output(Path(path), program.name))
-        regenerate = regenerate_command(path, output, program.name, plain=plain)
+            plain = is_plain(out)
+        regenerate = regenerate_command(path, out, plain=plain)
 
         def check() -> None:
             checked(program, path, warn=warn, strict=strict)

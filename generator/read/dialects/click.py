@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, click_name
 from burgee.read.dialects.constants import Unreadable
+from burgee.read.dialects.decorators import Factories
 from burgee.read.imports import installed_version
 
 #: Click's type objects and what burgee calls them.
@@ -65,6 +66,10 @@ class ClickReading:
         self.decorators: dict[str, ast.Call] = {}
         #: `LEVELS = click.Choice(...)` at the top level (uvicorn's): name -> the type's call.
         self.types: dict[str, ast.Call] = {}
+        #: The app's own decorators that only add options (`@load_extension_option`).
+        self.factories = Factories(
+            lambda func: self.member(func) in ("option", "argument"), self.decorators
+        )
         self.found: dict[str, Found] = {}
         #: `grp.add_command(cmd, name)`: cmd's function name -> (grp, name or None).
         self.added: dict[str, tuple[str, str | None]] = {}
@@ -117,8 +122,11 @@ class ClickReading:
                 and self.member(statement.value.func) in _TYPES
             ):
                 self.types[statement.targets[0].id] = statement.value
+            elif isinstance(statement, ast.Assign):
+                self.factories.read_assign(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.read_function(statement)
+                if not self.factories.read_function(statement):
+                    self.read_function(statement)
             elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
                 self.read_add(statement.value)
         # NOTE: a type's name bound once only is the type it was made as
@@ -170,6 +178,10 @@ class ClickReading:
             target = call.func if call else decorator
             if isinstance(target, ast.Name) and target.id in self.decorators:
                 stack.append(self.decorators[target.id])
+                continue
+            added = self.factories.expand(decorator)
+            if added is not None:
+                stack += added
                 continue
             what = self.member(target)
             if what in _MAKERS or (isinstance(target, ast.Attribute) and target.attr in _MAKERS):

@@ -123,7 +123,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     _click_auto_env(click, layout, top_key, alone=root is None)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
-    _drop_unused(reading, rewrite, {*click.types, *click.decorators})
+    _drop_option_helpers(reading, rewrite, click)
     dropped = drop_imports(
         reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
     )
@@ -162,23 +162,6 @@ def _no_group_callbacks(click: ClickReading) -> None:
                     "a callback on a group's option runs code while parsing, which a static "
                     "reading cannot follow: check the value in the group's body instead",
                 )
-
-
-def _drop_unused(reading: Reading, rewrite: Rewrite, names: set[str]) -> None:
-    """`LEVELS = click.Choice(...)`, `verbose = click.option(...)` at the top level, once only
-    the decorators left out used them: the tool would import click on every start for them."""
-    used = {
-        n.id
-        for n in ast.walk(reading.tree)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not rewrite.covers(n)
-    }
-    for statement in reading.tree.body:
-        if (
-            isinstance(statement, ast.Assign)
-            and isinstance(statement.targets[0], ast.Name)
-            and statement.targets[0].id in names - used
-        ):
-            remove_statement(reading, rewrite, statement)
 
 
 def _drop_default_group(reading: Reading, rewrite: Rewrite) -> None:
@@ -517,6 +500,45 @@ def drop_declarations(reading: Reading, rewrite: Rewrite, method: str) -> None:
             func = statement.value.func
             if isinstance(func, ast.Attribute) and func.attr == method:
                 remove_statement(reading, rewrite, statement)
+
+
+def _drop_option_helpers(reading: Reading, rewrite: Rewrite, click: ClickReading) -> None:
+    """`verbose = click.option(...)`, a tuple of options, the app's decorators that only add
+    options and its types bound to names (`LEVELS = click.Choice(...)`), once the commands'
+    decorators naming them are gone and nothing else names them: the options are the tool's
+    now, and the code would import click on every start."""
+    helpers = {*click.decorators, *click.factories.tuples, *click.factories.found, *click.types}
+    statements = {
+        _bound_name(statement): statement
+        for statement in reading.tree.body
+        if _bound_name(statement) in helpers
+    }
+    dropped = True
+    while dropped:
+        dropped = False
+        for name, statement in list(statements.items()):
+            named = (
+                node
+                for node in ast.walk(reading.tree)
+                if isinstance(node, ast.Name) and node.id == name
+                and isinstance(node.ctx, ast.Load) and not rewrite.covers(node)
+            )  # fmt: skip
+            if next(named, None) is None:
+                remove_statement(reading, rewrite, statement)
+                del statements[name]
+                dropped = True
+
+
+def _bound_name(statement: ast.stmt) -> str | None:
+    if isinstance(statement, ast.FunctionDef):
+        return statement.name
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        return statement.targets[0].id
+    return None
 
 
 def drop_main_block(reading: Reading, rewrite: Rewrite) -> None:

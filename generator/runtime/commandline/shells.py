@@ -185,9 +185,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
     """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 
     #: What `Context.form` returns: the form's own class.
     _F = TypeVar("_F")
+    #: What `Context.invoke` returns: the function's own result.
+    _R = TypeVar("_R")
 
 
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
@@ -279,6 +281,15 @@ class Context:
     def abort(self) -> NoReturn:
         """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
         raise _Aborted("Aborted!")
+
+    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+        """Run another command's function from this one (Click's `ctx.invoke`): with the
+        values given, its own defaults for the rest, and this context where it takes one."""
+        for name, kind in getattr(callback, "__annotations__", {}).items():
+            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+            if named.rpartition(".")[2] == "Context" and name not in kwargs:
+                kwargs[name] = self
+        return callback(*args, **kwargs)
 
     def ensure_object(self, kind: type[_F]) -> _F:
         """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""

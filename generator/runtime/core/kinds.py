@@ -18,9 +18,6 @@ every supported Python reads the same text.
 
 from __future__ import annotations
 
-import decimal as _decimal
-import pathlib as _pathlib
-import uuid as _uuid
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from burgee.runtime.core.errors import _Invalid
@@ -31,6 +28,13 @@ if TYPE_CHECKING:
     # NOTE: the date and time converters import it when they first convert: a tool whose
     # only date is in a result does not pay for it on every run (a seventh of a `--help`).
     import datetime as _datetime
+
+    # NOTE: so do the path, decimal and UUID converters: `pathlib` (with `re`, `fnmatch` and
+    # `urllib.parse`) and `uuid` each cost about as much as Python's own start-up, `decimal` a
+    # third of it, which help, schema and the MCP lists never need.
+    import decimal as _decimal
+    import pathlib as _pathlib
+    import uuid as _uuid
 
 
 def _shaped(text: str, shape: str) -> bool:
@@ -260,6 +264,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))
@@ -392,6 +398,8 @@ class _Uuid(_Type):
 
     @staticmethod
     def convert(value: object) -> _uuid.UUID:
+        import uuid as _uuid
+
         try:
             return _uuid.UUID(_Str.convert(value))
         except ValueError:
@@ -414,6 +422,8 @@ class _Decimal(_Type):
 
     @staticmethod
     def convert(value: object) -> _decimal.Decimal:
+        import decimal as _decimal
+
         # NOTE: text as the pattern has it: `Decimal()` also reads `1_000`, spaces around the
         # number and other scripts' digits, which the schema (and so JSON input) refuses.
         text = value if isinstance(value, str) else ""

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1173: the first handler from handlers.py
-#     line 1237: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13291: the tables (commands, groups, errors, result shapes)
+#     line 1222: the first handler from handlers.py
+#     line 1286: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13448: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from pathlib import Path
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Sequence
+    from pathlib import Path
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar
 
@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     _F = TypeVar("_F")
+
+    _R = TypeVar("_R")
 
     class Context:
         _answers: dict[str, str]
@@ -128,6 +130,8 @@ if TYPE_CHECKING:
 
         def abort(self) -> NoReturn: ...
 
+        def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
+
         def ensure_object(self, kind: type[_F]) -> _F: ...
 
         def find_object(self, kind: type[_F]) -> _F | None: ...
@@ -178,6 +182,26 @@ if TYPE_CHECKING:
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
             secret: bool = False,
         ) -> None: ...
+
+    class _Later:
+        _name: str
+
+        def __init__(self, name: str) -> None: ...
+
+        def __getattr__(self, name: str) -> _Later: ...
+
+        def __call__(self, *args: object, **kwargs: object) -> _Pending: ...
+
+    class _Pending:
+        def __init__(
+            self, name: str, args: tuple[object, ...], kwargs: dict[str, object]
+        ) -> None: ...
+
+        def __repr__(self) -> str: ...
+
+    def _made(namespace: dict[str, Any]) -> None: ...
+
+    def _watch(namespace: dict[str, Any]) -> None: ...
 
     class Program:
         name: str
@@ -1148,9 +1172,34 @@ _boot(globals(), _LAZY)
 # The tool passes every parameter on every call, so list and dict defaults are never shared:
 # ruff: noqa: B006
 
-#: The handlers have no imports that wait for the first command (burgee.runtime.execution.table).
-_import_handlers = None
+# `Path(".")` and the like, as defaults: values of a standard type, made by a stand-in until the
+# first command (`_Later`), which ruff takes for a call whose result every call would share:
+# ruff: noqa: B008
+
+
+# ---- The handlers' imports that wait for the first command (burgee.runtime.execution.table) ----
+
+# Type checkers read them at the top, under TYPE_CHECKING, as if they ran there.
+
+
+def _import_handlers() -> None:
+    """The handlers' imports that only their functions use, and their pydantic models:
+    run once, before the first command or `complete=` function that needs them (not
+    for help or schema)."""
+    global Path
+    from pathlib import Path
+
+    _made(globals())
+
+
+#: The `complete=` functions that use none of those imports: a TAB press runs them alone.
 _FREE_COMPLETERS: frozenset[str] = frozenset()
+
+#: What the handlers' defaults call (`Path(".")`): noted until `_import_handlers`
+#: imports it and makes them; help, schema and the MCP lists never import it (`_Later`).
+if not TYPE_CHECKING:
+    Path = _Later("Path")
+    _watch(globals())
 
 
 # ---- From handlers.py ----
@@ -1237,17 +1286,18 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import pathlib as _pathlib
 
 if TYPE_CHECKING:
     import argparse
     import enum
+    import pathlib as _pathlib
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
-    from types import CodeType
+    from types import CodeType, FunctionType
     from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
+    _R = TypeVar("_R")
     _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
@@ -2073,6 +2123,15 @@ class Context:
         """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
         raise _Aborted("Aborted!")
 
+    def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+        """Run another command's function from this one (Click's `ctx.invoke`): with the
+        values given, its own defaults for the rest, and this context where it takes one."""
+        for name, kind in getattr(callback, "__annotations__", {}).items():
+            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+            if named.rpartition(".")[2] == "Context" and name not in kwargs:
+                kwargs[name] = self
+        return callback(*args, **kwargs)
+
     def ensure_object(self, kind: type[_F]) -> _F:
         """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
         if not isinstance(self.obj, kind):
@@ -2540,6 +2599,103 @@ class _Command:
         #: Whether an input is `secret=True`: a word of its command line that is no known
         #: option's value may be the secret typed without its flag, so no message shows it.
         self.secret = secret
+
+
+# -- module: burgee.runtime.execution.later
+class _Later:
+    """A name a function's default calls (`Path`, `dt.date`) until it is imported."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, name: str) -> _Later:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Later(f"{self._name}.{name}")
+
+    def __call__(self, *args: object, **kwargs: object) -> _Pending:
+        return _Pending(self._name, args, kwargs)
+
+
+class _Pending:
+    """A default a `_Later` noted: the name it calls, and with what."""
+
+    __slots__ = ("args", "kwargs", "name")
+
+    def __init__(self, name: str, args: tuple[object, ...], kwargs: dict[str, object]) -> None:
+        self.name, self.args, self.kwargs = name, args, kwargs
+
+    def __repr__(self) -> str:
+        return f"<{self.name}(...), made when the first command runs>"
+
+
+def _fresh(value: object, namespace: dict[str, Any]) -> object:
+    """`value` with what a `_Later` noted in it made (a list's items in place: it is the same
+    list the function holds)."""
+    if type(value) is _Pending:
+        first, *rest = value.name.split(".")
+        maker = namespace[first]
+        for name in rest:
+            maker = getattr(maker, name)
+        return maker(*value.args, **value.kwargs)
+    if type(value) is list:
+        value[:] = [_fresh(item, namespace) for item in value]
+    elif type(value) is tuple:
+        return tuple(_fresh(item, namespace) for item in value)
+    return value
+
+
+def _noted(function: Any) -> bool:
+    """Whether one of `function`'s defaults holds what a `_Later` noted."""
+    values = [*(function.__defaults__ or ()), *(function.__kwdefaults__ or {}).values()]
+    while values:
+        value = values.pop()
+        if type(value) is _Pending:
+            return True
+        if type(value) is list or type(value) is tuple:
+            values.extend(value)
+    return False
+
+
+def _made(namespace: dict[str, Any]) -> None:
+    """Make the defaults of the module's functions that a `_Later` noted, now that
+    `_import_handlers` has imported what they call."""
+    function = type(_made)
+    made: FunctionType
+    for made in list(namespace.values()):
+        if type(made) is function and _noted(made):
+            if made.__defaults__:
+                made.__defaults__ = tuple(_fresh(v, namespace) for v in made.__defaults__)
+            keywords = made.__kwdefaults__ or {}
+            for key, default in keywords.items():
+                keywords[key] = _fresh(default, namespace)
+    module = sys.modules.get(namespace.get("__name__", ""))
+    if type(module) is _Waiting:
+        module.__class__ = type(sys)  # type: ignore[assignment]  # NOTE: nothing is noted now
+
+
+class _Waiting(type(sys)):  # type: ignore[misc]
+    """A tool's module until its handlers' imports run: handing out one of its functions with
+    a noted default runs them first (`_watch`)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        value = super().__getattribute__(name)
+        if type(value) is type(_made) and _noted(value):
+            namespace = super().__getattribute__("__dict__")
+            if "PROGRAM" in namespace:  # NOTE: else the module is still being defined
+                self.__class__ = type(sys)  # type: ignore[assignment]
+                _import_once(namespace["PROGRAM"])
+        return value
+
+
+def _watch(namespace: dict[str, Any]) -> None:
+    """Have the module of `namespace` run `_import_handlers` before it hands out a function
+    with a noted default (`_Waiting`), if it is the module Python imported."""
+    module = sys.modules.get(namespace.get("__name__", ""))
+    if module is not None and module.__dict__ is namespace:
+        module.__class__ = _Waiting
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -3801,6 +3957,8 @@ class _Path(_Type):
 
     @staticmethod
     def convert(value: object) -> _pathlib.Path:
+        import pathlib as _pathlib
+
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
         raise _Invalid(_expected(_Path.expected, value))
@@ -9181,9 +9339,8 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
     """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
-    import re
-
-    ident = re.sub(r"\W", "_", prog)
+    # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
     template, parts = {
         "bash": (_BASH_SCRIPT, _bash_parts),
