@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1280: the first handler from commands.py
-#     line 1531: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13574: the tables (commands, groups, errors, result shapes)
+#     line 1315: the first handler from commands.py
+#     line 1566: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13664: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -780,7 +780,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -813,11 +814,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -828,17 +832,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -909,215 +943,216 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MjA1LHNraWxs"
-    "OjE3NDEKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
-    "c2b4R7Z3dhx8dr7bZVmOz55Nlmdv2bBTgUlRsLajxtke61aZumPnqdEdl9lDvsuqlqsnaLyR//+K0KRDa8dAk9NBmz0p"
-    "cwgtFrOu4Uk0Hc+esJ29Dc5+4irMQo4bx76F4B0Xjk3NDrKLyDeeAvdDJwbEoSevGu4OUMUvzyrb9whozi+mtnvIXyHP"
-    "XVZYmCwKRDeMAZ4y0cfRfDCHf1Jzo8YunNMPRvX8Uzkc6JG9rpneXdxe3lzd3Z9KkLBWiICYMdaImdCyBLl3qie5ohP7"
-    "mZ2Dqk/nJ3L+Y1mWp6sRiHhtzQt2ltuvmVqujq2l2iA4u2wecjN2XZ5JQZiMjdX4ngBrrBWJOyAA3Jh8UIIBf9GBvj0l"
-    "3aRbwUd76rX3UlTr/vnr7+TTB6erkJwuu+Q1SKlpUs5Az9OJsVTbSoSiGXIcRmfAEgSmAvLJUepO+4AbjzqsfKqUq7XZ"
-    "uG2sqzh5nTfJqWPwowLBDG1rG1qE8ji6PTPVuhYsaL/QfgXQglssgfgNQ1TnLc0ACiCPyrc5/S6fRvsWfmoaJiyetclX"
-    "Tg/BkzbBQgng1dqBv9YdVuCedNcVOP66p/tfrm9ufru8vjubqXgWD8q+jv6eby/eXt1+uMd5sovktUnIzJtjEkSGyTkB"
-    "t/6cGFw6AHWDWgvKCrvK1pwnusTEEGCdxsJcwFiN6HSOvkH0LF24Donn3vtfNFGeQHfr/Evm4xzZGEdjRLyPOwnfOSuv"
-    "DpLFJAQAtWvLPoGlRvDLbZQOdnRL/66zYK9l7oyeXSk3a7t1umLjI3my99cfoH0xKKRefFe+wubn+8vidfGmU9DE9ldn"
-    "B6c5qEiB2OeLgY0rmFnNH1NjatmhdpaqeXwuc0KG4ka/PLu9eH/1bGI+9wn3dZ+QV/4pVflcMoxmk5TwY2GHMn7CHI49"
-    "oz+zkRpJfy2YR3czgpsyrZN8W6qjpF5IYgNB06yxyzrFDSRNoNZOxECc5I7jUJlfITt2NVV4mvZgsYRKgwqQk4Q+opyk"
-    "hqE7fIyBx3fDWRvwZuBJzLKHP/8FmqVo8Xic7VdRT9xGEH4mv2JkVQKkOx+Qpx5tJVpoGzVJI8gbQrB4x3cb7F13d83F"
-    "jfLf+836rnehToIIvJUHZK93dr6Z+eabvWcztlvnH7LvQjHnWmXTbB5jE6aTybvg7LhfzZ2fTbRXZZwc7B3sjfcPJsvt"
-    "oyx2DcPKXb/jIuK98a5hHw2HbPohmyurK/bpWdnuzzKbwlnpfK0irBoV5+szQvTGzrKPow+rFdtWVfbxYpRpDoU3TTTO"
-    "YjnOmVYnU2kqph3NpWqrOKXz6FyVX7d+xnyx3mUsNR2wCco8urrazeTUZJRNxc/HUeba2LTxcbH2Z95F+YNVNf+UNx1d"
-    "czCa6fej18cvT07PhmDJ3k9BPSRhCH7mVU1yGu24W/YejsNqfUfWf8zzfHcIAnaHdNRjoVgeOARk+emzWMC84kaQLL1d"
-    "o+CsbHbX3cKbyGRdnAPeIbHVtDBxTgIDVSkc8hCikrrwexNpf5dMufoqNTOBahMCrMn5fusmnFJVgYFH4i/iPQBFzyrS"
-    "QnmLIwPtWEfaFX36xIPn2HpLygKzEpsRKapMiPgS4DLBBzYqlNfGqsrEbkSt1VxUyrMmzQ2iZFug+0YUOhvVe7K8YI+w"
-    "lKU3HewtPc+/3yUVCIl3aM2BkED6gu8RkeemUgUDMm3yHM4i9S1I2mipAUFn2Ks4mEGUoqlYznxkocD5jnoeSF2vVZiP"
-    "6G/5V5owB2xNzQIPawDUm4tgRAcjcEAbD9FwvhvgYrgxVXWJHU+G++yPFy9fXh6/OJ30mjFJC3mtE/r116PfTl6/PcP6"
-    "AEoUyQz37qqwX4e0zmI6jSTEKTGatQNHLZomcRJvhdM8WvVdSi04oan0rgaf13QvFDpZ0w5OokYVN2qGxh+B67eGF3jQ"
-    "fN3OZG33kMZj68bJ8TRhWEaYUGzIqnxKSxtdnBipKvSe7jAPwn8lBRlSWhsJVFVvNubXkp/nFxfPkuj8PyhXtH+g5H1B"
-    "dO5TBEjZE5bgccYs+F4jl9shDdopVQ7yW6jABIGJkmHpW21mBiKT5pEMGFRme7wtXbF9uY07QVwwW2FxfZi4XDvdYg/U"
-    "SN6CjPBkK7ulf8R4R4Ub9NNiDktXGzjTUk1F8FrLuBiq5CcBfEvsDhKQdCCoThp8ITMAU1U7DgN+VYtR5L/NZedav7zO"
-    "/MtqpBWpbwP7XL4MhVyZgm24U2q2bY2H7NWLtzA5akSbxgf5Hl5+PjsePx//UimcilfhpjccIXXZxcNacolgAzbcDlbn"
-    "sQcLyOGh4o4KacylnvfNvoEmn7w+enUyTJf0Hu7R+mDjaghMpSCbuh0SafvhoWyQC0q6I5hbcFeFdJ/oz3mQTngucWOa"
-    "P6FWPHphPlOIYVKU5T3yD5LaSHO3IAaZSaw4jd40BxaurTQVkP0ZhrWkHDM4Yp8U5gpdRKppqu7qYQXos7h1LojTQj+L"
-    "t9ZN/pm8onIboS2zdzeyt8gVNoLJVu6eVGDKr1iEnsfN+qqE4+UFYEqnJ79e7eaZ/MAry8CbcwspYlwx4AIKaWrRgL2N"
-    "iPeSXEBLv2yyv2Gyvyd/kiXPf7W4OmqRFYnr4uuJ+wcbbmPkeJztWl2P27gV/SuEX8YGbCXpPtWzXWCapLtp84UkQB7i"
-    "QUxLtM0diVJFahxvMP+9516Ssmwrk3EyC6RF8xCMKJH38vLccz/ozwNXlrkdTD98HhhZqMF0sFZ5NRgPMmXTWldOlwaD"
-    "T8q0KZRxkp4FzRkLUzqRyjyXi1wl4qlM12LOq324TGitudBWuLUStpKpmlhVyVo6lYm0LAppMlFJtxblEt/gw6ouV7Us"
-    "EvHMXJdXSkiWIqQV80VTr5QSP9Oiv4jJ5HcLHc5+vpZ5o345m4uNxjrz8DzHzH++ffVSlIvfVepEIV261mYFKdLxmmdY"
-    "UpuqcW/TtSrk/FxoJ6SxG1VbURrlpytzrfKyUhgR1mVl48Zi/nk2KK9mg6lwdaPGYjbIpJP0nCTJzXwsNuvSKjGn0bmX"
-    "rCAMc3fSxFCKWtkmd14jbJ0MKU1UGAPe9guYirYPoX5CK4isWsNEsCG+DuK0sypfjhJxIZZS5w1/4De103spc8uKq7ou"
-    "axrBqyttstmARgtlrVwp/wCrQeTNTTCwhJ5m8oeqS6E+wWJpmalzMZ8NLFDRWFprNpApAeRjrf7d6Fph1TmdNozgz8io"
-    "T+7DJQxFsIgwyLXBB64UdWMEfZG0R26DzaJBrFDXqt7GqWPatOCtWLZGq5glM+Qljt3bgOyUNk4MC+VkgtMzKUHxvJXk"
-    "z0i8efqPOXC5gqSFTK9Yz2WT58JBr9FOsclkQac7J50tTtps2RXs1IPnOW+JzK6DZYPG/oHRB9POA7i0GTPwWsyRSYSC"
-    "R9E2MpXmEsYkHcmYtBfAxW/Mu6GMRz69HaP0GFahkZcXL55CCcYRDFluzM6CiXjlP8SecMK5EkN+92g0FStlYAGcTXo1"
-    "Jdk6Z6UKbS15WlmLTC+XhLxlXRbwCuCc5mzKJs/EptYOyCHThsMhx7Yzg5FCDOcsbT4as16wDs5X2HW5sWyRsLQyqUoS"
-    "8FTHkwfTzwO3rYjEvC/hNWilUrXTChz3+eZmPOg64x0m3IxbYsQOjnjxV2UUkVqkK96vFGuonvP+YZpkZmbmjZKZ+O3i"
-    "5ZPnT9+8FUNDOBa6qEqIgsm0G/F22TaMBVjBZDKnP19v3RpAKcqsyZU3C+MSa8Nq0l4BG0sYHf6hM5wEHOg93A07bSV6"
-    "j3MS4MVBM4pY1Q+kdeJBfSm04c+MAtysm5lqC2uQXRJXFrkYxm2Ng7uMaaUqV2QMDNorneeTTAOUVS61wRHakjcT3QYm"
-    "nM9MrZZYn6iRTxx+E8IHA4lM4AAWAKpWZB9CvglAOPdEEsA39ojw8IScmeG3hGVCyc5UAWdD+jt6Ec8aCSu3YKe1DuLh"
-    "WiDODpL5MxzhhWXXHnfXk/mGZoclAPKFSoEVimkq7mfsNaZZG1kbrGpPhe0g2p3+BtW8WnK8xpEjxGAWxVHMCWtYV0PI"
-    "gIAbRgwIbHBzeYhdUmkPqGKYqaVEoJke4KL9CgDZx8SIPYInDaYkp/Ww+9U10POBlj4jSKpthH6Ee59a3ou7Sn2LwUKa"
-    "wpQlhiW8uIbgNn0Z0vjfwLSjPhXwteWl7kuLsGCfIuHVF3VhB+pAb4EDV/KY4TwjIchQEnWOEJXtAL3nSm18EHoZ39KZ"
-    "7QcG/rSrDmck0If2n7o7KORqBU+LvgQqLUVWpt58JKFWrqkpPEJnTldBAwio1sW0axO4MZU1Iq/MtduORWPaMJupCrtE"
-    "gIH3gcG2yHo/gRPJ4ZGxmUjHPyV/HVF+5tOPvi0B9Km6w45AczkyZM4BOzjn9DAQZ6YzDvSrEG/6xHW4+H6dD+uXITLR"
-    "uS6kXY/FH/TfUts1k2y1wR87BYSfToSBvI7ze4QFkEZZb3uwyIHjI7740/R++69nz59/fPLszQPPGQ94ICky1n739uLX"
-    "py/fvcV4j5Yc03p9Nx7s11XaWZFXo7BdTENSy0lfyZjkFDdT4+h3bFpgIosJxg7uKQINxoeUAKDOukLuSgG6VtdabfBH"
-    "phbNisZG5wibppyw4CnrEHbIWnRolZMLGup4MSNS5vC9bIt4YI8pBRaSWaZpozJ/3YlfEZ8nZV6h5Nk39y3rHxr6fcw5"
-    "4TnTXbpEpd6mLilhg0dTMKeCjT2t3ZzKQzrsdz4kvpiZNt/1U5qKKhak1moUVzlkOTEMc5Ca5NtRm4x004D9PYfUh/4E"
-    "TArbsVIL+jgg61pu6RmlDFhppbLTpnkiPmlKVHxv1gln8soQkcmVKa3TKWVJh5nykUXY8/t0I2fpvADPKIB8wDSYN4Xp"
-    "f2fJ08D3vUuG4rfnHV7GihY4jHTEKrTyOovvloL/O+3IzgNYZ5GrYkdjAfdHdj4QFjHRPeh4ep0j6UiKNUnWI+uQnw6l"
-    "Ba+7JGduA2jwR5m9Ao5/gzm754sqEzX/tdobRyaC0gZqOz9MpWi3lPLJxyE+HrOzHGCiDddkCM0F/ZY5saesQjRmly/h"
-    "6ENPquqTpKAEaqytysZ7DgiSQ9j3jhkyes7iNUqfkA3YI68dkxQqqc9j5cvswTK7EZorcksfS9EQGHyiEEoUr1zHGRAL"
-    "MuVoSrIb/V+vFL4157sl6zo5Cp3AXxcHRnAhxvB52ykHjZB++85UaPrYtsPyZeoP83qJqVM2HL2LIv7P5D88k8cj3h1o"
-    "5/j6qZwZsZfIb6dnbv19MzsjMzrmZvJAanPhpW91RecmGm7fcgo1ceXErnW1913MXIE2ZKAOuW3LlOQZ/kqBCwHylpk5"
-    "LiZ8O4cspomjiWK8OivtuFVkNdUX1DIF7uiOgLQJnZmNpDZtpmaG22z+LqDtOJ/7ti29evH4NbdyCckr5UKLylP+yXR8"
-    "Pz2HAJIzy12HqchLhKpUIuWEgZwKve9Mr5hiKLxQHgqCOpucUTZ69vFMLJTbKMX9vcL3Xn07sb2joX4Gz6WvqZigyUPf"
-    "XNysMbMsKBHJvNkhtaDauY/V9zbwPXunziEXRVZuKfKH4MyxtkeubJAo1N8ncls2dejttBEOZoXpG6tqvtbq23KuU2Xs"
-    "wVEr0xTk9y+evcOUi4oKtclfkod4+PvbJ5OfJo9ziVXxSHxba4R/VMeX3xaegwYdtSG293Tuu8re8F0UnCn1JBD6U+zz"
-    "O22SB3TZ0A8XfrZ3SAOAxlgRT+lAukWsZdD6vCpeK1A6BvIznIUBwX6d788Z/vzKlWiN6GraNWcgAJ9bxNsAzTvPM2pv"
-    "y4VFCOOSFKdCl4TMk9j8zOyTpGgb5UtdWxdYddcw/+Ld3Jj8v6wh7jjER7Y7jsesa++rL6YFXiPny9qjPsuAdDkl5zmI"
-    "xaxqq9g4Yn8nNEjoxmKG9w9UVEXwtnE73Kscuc0bNampo1mDuHdQioE4NEasXKp8y9H8IssO37YTRS7TKx9wuKfaaaD4"
-    "i7lz4e+2qCPtu12dgq2NzHwNJT27YygUFRF9Fd2t7i7eR18PzyjYviU+3zsZfoH8+ol4ubwD5yEwGCfW5aZ7+0nR0BfH"
-    "fKPq+wJjX2x64xEZzsnnZVXl2/l/BekF/Pqy3DPfAQxpP1nm6/gD3HnuGobrQRobzcydzUapRq/hjlmOFTit3Aq34adN"
-    "YnVOy2YOicerupMfF+2w2ptwF/sD8dphORLuE49ZTWY9P9LgYjT+OsIDhHL/lG6rJf+0Q1CzVzhdhOgK2PnfE1Ck1IZ/"
-    "hxDmn1HRUF8RcxrOfPd/PpJg6smcgznH53+4uXd7ekn+7Ur3xxJiOOcde9tM+Xcro4RgUy6XVnV7KrFoRrTTRheUkz7s"
-    "sMFDTl8R9W6f8qgz5dFD+neMhiUB635JpcdUt+2R9qLMai+l2G3m2MQtanDQfiLnNyCGWqZUWbFJXcg1jvSISciRh+70"
-    "+VrAIC38dvwv4RRnWYxTRFJSTy4dAxk5vrQuOUplyEitSdr9B61jGnP/DQOIrJR5X9Z5tpeOXN78B6T1IBd4nO1aXW8b"
-    "uxH9K4ReLAGSkvQ+VW4LuIl7b9p8wQ6Qh8iI6V2uxHqXq5LcyGrg/94zQ+6HpLVjOb5AWjQPgZbcIWeGM2fOcP1t4Msy"
-    "d4PZ528DIws1mA0WygzGA699Tk+/KqOs9EpIQW+KzJYFfi+lSXNlnch0rqZ4P1UusXrldWkeKjU3c3OmZCp+O3n36s3p"
-    "2bkYGvVVWaGLVWm9Nguh/UhARqytxmKlUcJ5PMucfn7Y+GVpRFGmVa7G/J5fKl7bzY101yoVWWnFlXI6VVhrKj5piFS+"
-    "2XHMEl7ahfJOJGWhgqqfSevpVYVxdSG04deMklY5PzerzcqW/1SJn/qyyMWwNmsssPaq8mNaaZUrcgYG3bXO80mq7Vis"
-    "cqnNCEMlG3MZdhBw+eXcWJVh/aVytBvcledTcSqTJVvELvDKCO2EVeQfWAfrnU+VtcdiDcvEZJIsVXI9ForE4KqcnTY3"
-    "PKthYqqzrHWVNG4Nfw/pN1Rn+1lqJJzcOLFe6ri9E7BdFNo5OhY4lV/DEZ448ffz9+/G3fVkvibpuIT0OIEEsSXKLChG"
-    "C46DxiS1ltZgVUdhpA38dw4rCjmYfRv4zYqCsLwib2Mafl8phIZyNFv7nX5Ls3mfcRjjyAvpIbWSfkmRHNZw3mKTwe24"
-    "WdVUeT64vdiNXVJpK1DFMFWZrHI/24mL5i0EyHZMjDgjWGgwo31ux4MQG0+ra1hzV8s/USb/Zbra1KFfh3ufWiHru0o9"
-    "xmEwfmFlIWg1MSyRxRYbu3p8SON/nk6noz4V8LbjpZ5Ki7hgnyJx6k5dOIE6oXeFA1fS7CFcQCRT+iXUOxaKQKoO6K1U"
-    "EkN1o714MRI6q2fpzJDHu+nUVSeTuVPQh+xP/AMU8lYh0+pcApSWIi2T4D7awSpfWYMUhc6SZAADItfOY8ZhS1afsDGR"
-    "NtVG5tpvxqIyqUpy5H4qUrWClcokyD4g2MZ4eQNMpIT3yIQajn+Z/hGY7QQcXyI1e0xC0CfqARYB5nKZEKqIbpx7RpQA"
-    "nKlO6QwIQLne9G3XweKnTT6sX8bKROd6Jd1yLP5N/2XaLRlkV2v8aBUQQZwAw5cQ0gTIFqBR2k1PLHLh+II3fje9z//x"
-    "+s2bL69enz0LmPGMB6ZFytq3sye/nr77eI7xHi25pvXmbn2w31ep9SKvRmW7mAkiAxvEKCplyTGJp6RMUTti3rFrERNp"
-    "TTDacE9QaDA+JAKwksm1XHCBtuqrVmv8SNVVtaCx0THKpiknvPGMdYgWshYdWGVyQUOdLOaIlDlyL92gHrh9SIGHZJpq"
-    "MlTmHzr1q47PsNJDa15I1m1337P+rqM/UfIgWyhzZi1dAjdARJRE2JDRVMxLFzOtMU7lKVOIaPmQ8GJuIuWYRZFqBcIn"
-    "UqTiqF5lF+XEMMqAmuSbUUNGujRg2+ZIfegnwqRwHS81QV8PSGvlhp4rkwCVFio9TCwA8UEiteJbUgecyXtDQCYXpnRe"
-    "J8SSevj1tkc48/t0o2TpTABnFIJ8wDCYV4Xpn3OUacD73iUL5Ryyp2cOk1b9qwKCwcmfazhiFZr9Oou3S120/QW8c5Wr"
-    "ooWxGPd7ft7ZrI6J7kHXp9c5kov9Tibt2WsXn3Z3i1l3QcncFNCYjzJ9jzj+De7snq+3VeL1V7U1DiaC1gZq+zCMl9Qt"
-    "7R5br0A+WpVfcprsRENTqMkFlFgAAkbD/TbsQPn9hgx1nMGiBEQMAxyrG0nlDKBqnUrHW6kLeARhCCkdewHm/xpNU+QR"
-    "bi/fx7QLEEMeQ9O2wvOe3douMqlzRy9LUVEYBYoRm5ugXCeNUEVS5Ulk2o7+r/cYj2WL9/C1g+vXAch3suMEH6sTn7eb"
-    "cbmJxH3MD6j3BSRCENHA3UUjyvVCWqfh2Jurt/h/Dfjpa0B9xO2Bdo6vvwgwIvaWgPuBnZD68bgOTtVFdco9uhrDcLge"
-    "q9N6H8DvfJWwupllhjbx5cQt9WrrvZoYIyRBcD2ocwOnlD70arygopSam/1eJdwWkVs1ATnhUFBnoT3fRDlN7ctUnAgE"
-    "p4MgaRMvftYAlkKmam74Fo+GQA9tZbDCjT/mqyNe/+3LD6DsOYf7Qvl4AxbqwsGY/TRXGjGSjhxfasxEXqKeJRKMFg7y"
-    "pCgpnuoF4xDVIKK5QLGjyRGR3aMvR+JK+bVSfH1YHHPVC7eV1P3Tk6PrEpalt6lXIeFhuLtcLyFZFsRz0uB27FpQa94H"
-    "/VsG/IjtdDHJPZeTG6IHsYJzQe7ZV1ZgE/bHttyUlY1XR00ZhFvh+sopO6WZPpNznSjjdo5amaogcHj7+iNETlbUB07+"
-    "MH2Oh7+ev5r8MnmZS6yKRwJlq8ER0HxfPK6GRw06amPb3tN56iYewWEVJVMSQCBef3HOt9pMn707eXvaHy787B7AFRCN"
-    "dcM9owPp9siOgzaQr8j4mLMBIQ1TNURwWOfHicXv3xgTrBFczbrujAAQCEj9sUGz5XlKt+fyyqHOcceLU4GkZZyE8XOz"
-    "DZKiuYfPtHU+omp7Hx8hh9PPdZFyTPlfWmy3zwNqtNsv2qxr79Sd3CFo5EPXvHeNMyBdDiFGOwWbVW0UG9ex324ad7jY"
-    "LZY/Uc9WB29T3ONnm06BP1MTS1elFpDdBlFdguONi5OZyjf7Jf8QYSIBJ2m6O9sIilwm16FO8U1v51qHPgQpeyzCFze6"
-    "Jw93cJ1msCno/HFMhqKAodiw1EGLQ0yW8VMUUnb0/aqOZvAxZf3JMfQOzOzH7yx7AFSinhgvluU6fOgKTqYiGhrvsspB"
-    "pfi2Yhwa2eA8wtBLggq5WuWby/8KrIxhH1r+AJg7YUj2pGm4I9iJuwB5w/jRksZGc/NgtxFD6XXcPjiyAoe1cmH3A/s/"
-    "VucwErSLV0HVdv960YsusIQvxD8RHO62OvErZ1dnmYor4FC4bYZyiJMbzy2uqTmDr5uFpOrpgg5eYsyZtQCaeWLNuogV"
-    "HTEL1mQS5t8a4Nl+tD6iRsVeE+waZtsFiOEU1pmE6s8UogcDFmT2g2fXuI9beklSv2FScKkTw0u2ODh2Js5O/3Y5mlLM"
-    "lVnmVPeyp+7mUWG10QXx4OcdKHnOlBmV9n6RFx2RF8/p334oZRSVT4tIPa66z0ayRZnFFo1pjdl3cRM1OOggyJwKqGJl"
-    "Qt0cu9RHfrOnR0189tK71ed71Ya0COZQ4IY/KEEQU5yiDJN6MvMcyOgrpEMe9Pm9cUljf9S6pk5Pf5OBLVfKfCptnm5R"
-    "oIvb/wAdE7PoeJztXOtu3DiWfhXCWCBVgKrsXLpnu5wJ4E1nejKbpIPYwGARGzZLYlWprZI0ImWnpsfAPM082D7Jngsp"
-    "URe7LnY3vAPnR+DShTz3851Dir/uhUmscxXuTfYOxi/3gr1ULhX8mJbFXCn4faUKHWcp3X8+PoArfOu8UH8r40Lp83xl"
-    "FvTAmz++HP8AD0RKh0WcG37tJ5WqQholtJFpJJMsVYGQc5WaUaFktBJhtlzCnVESp0qYLEu0mBXZUphVriLxmUYXC3gi"
-    "AVLGMH5Wmrw0e5Nf94xZwQxGfTNwOY/heffzJtibJ9lUJueymOu9yddfHWej0S8aCAv2cHz4rU0Rp3P4bRmCIWYy0arN"
-    "h0z1tSrEdWwWAngQfzn++ZNQ6ZVKslzBFeAvAsoO+QkprmRSKjHICjESM/gfbsfpMBBmoUScAgNCaniMhsmmv6jQiEu1"
-    "Ao6nK5HLAog1MB0RfRN41Fvugz29yAqDl7IeZlRaLoHrPccryuRsLY88NpK7lCYQ+LIA0vFtMYjUTJaJmdDPYR9Ro1mc"
-    "qJqYXJrFerleFzEYB0rFSnihCrCQNDNgDFaoE7o/XRmlRTaDB0W8BBMCOyqjOEMS1XKqogikBxaZlUUIkpcCTNs80yJF"
-    "8kFlGgf8fHTy59GLQIzH40DERjNz1UygIAVE0nzWkDw2IzUt5zWDUzBWJdP1PIKqroUpZKimMrwkHuIU1JvKRKiiyArd"
-    "nMfES5WRku1MoM2pKtZPFMo0VAlRb91KyBnakVnEWsDvldAqzNJIo3wu7DwXTERLp0v5rTY2SwdSPd+IEDAjT6cg35qC"
-    "cAHmHQJVmr1hViYJq0HLK1AhesuFNcUv7/50IQYHE7AHUOcyBv+i2KHFXPEMGDFAydY6+aEWJzqPk2QUxcXWtom22KIR"
-    "7U8ge5Y14IrIbk0ZLtRS7mAqOTgwM2Yjs4iysFwCyxRLMPJYzT7TQ7AibSCIIlFFmabo+w0yZrFKou1jHYUwZiEQjhl0"
-    "s9EoSZZ6IpjKLE1WRCrEK5CHYR1HmTGgRZJwgxj1LU9kvEPo5dlYGeD7GV0HnXOIDWF8zhjrpDGVJlxsawMwkjVbmSTA"
-    "OgXsDzGGk1/jKHDaCDio3zAlf3r/4R3py0V91FuVLCjTKRkuxMBZMIYilcxIpC3r/SWb6h08kHRoeZ4IDEDEBebcESmO"
-    "+EFBoeayFEOmc6JXw40ok3oE3OcJZKpoB1NvUsh5gKTiUu1CQaA36GGMFDaiKUmyawjUYFtlaOIrdW/CUELeeE7hmE2y"
-    "zUgidnZGHDjD30ogAK6KT0cf3zXDu4Z8MihUrqSR00QND62jpNk0Q3QFDjNV+JgCG72AuAvDOPAWXRDA0Cx2sNEm4Sul"
-    "fZyx2kGUlocVJ1+PcHBfBdhyhbf2Ibg7DifkKmYhDbM2iwttUAeagFVGuOkS5CcGqVKY8Tvs8pzWhCttkVIh9cGAAG5Q"
-    "CNNVLrVGgNhSGMa4+4VuNylCvFR8fPuZge0+IhL0w3gG3G5kPMsw3wVwqOJKdUip6BAZiJ5i02YWTJyNSHi7wB/rT8CK"
-    "yxw2v2FW41HLgnSyETWuJLmPhuwYAl1IfYs30wXYXZLsPC0YwhFCF3GMw4jB8X+///BhvIyG64kA5O6Sp5dIxWvOhG+w"
-    "+pBVRNBypa1TIL5tJ8nBLJHzAJNRYGUfiHyVFxmVIJCybBJgsq7REYGyKYSXQ1GmkUIQQIUB0qpx2CIGdiH9CShZ5BhG"
-    "ulIp4tC6VmTIhhUbgMpzV7+9OoB/IE1w7lBaUR2lHmREXyaJDcByAxeRAypJvBCI6TSw4MxRF3D2wMeA07jIUoJQHO3c"
-    "uEMB1eicQixcInI8cIowIoKgiki5Dlo1AwHPVsNk8SkQB4ReU4hhQ8xbIdYuOIngoA+IF0OAJtkuZU5iQyKXcQT1LU5V"
-    "AD4vIqgFFd6FR6Eq1BDVSbhWViqyw1DcZjAKqQDenQX0ZxM+4wTO992tiyEgtDkIAyuSJsTFGltDjDLx351aPmYRlBVg"
-    "LqaAIUx2qVIincyjUhNmaUhGr/8RL8+h2i/MP94E4uv7T8cnZ4F4/fr4f47fvKHKC2wLQ7YqoSYCRlREBV5ciCnI/lIB"
-    "Y1OQAphWkmWXkNLjS9WoGnRWFWjYVlgxQMD0R9zHWPNhhJNMKjJUAumlNtQhOMH3pspcKzCR19Wdc5SPVe4bGuj1/i03"
-    "EeaiaUiWKc7O3iWFLT8pgyEhWMfyEBNRavRJDMX4NquKKZ1liFsIwRLOyFi+MStDhYVC/9k7Evx3GwNbdnNAAQW9iFCP"
-    "iZ2I1/zOBLHDGxyPcXCFiMVXhKtnVn3r8C1ZGrmovgXVBpxr0XZjes/2O8CsgchBEzdOUBqgzBVk+jTWC7B0pOO8BVFh"
-    "EGyKJAmY4YAxsfgEz0p6hqUNFpKiRWuwHKhEwOkINriWk62DmVC0MPBUVgdwZH/Vt/nxmPoeNfajLgKRZnNaB24CTRTK"
-    "n7/4jkMQamIm40RFY+xKuXzst6TAeW5vm1kTs9bl+mACWy3j0/Q0/YK29+ejTz9+ePflGEERWkK8zAG0oQhiF8gJXqPC"
-    "6j6ca64ts6hMFJsjRQIYW5+mhBkpnk2VhhiP1ij+akGYm5FLeHD2ObotOS2R+hWpHnP8P3NRLgXzBFGdplXCGZtsCRp1"
-    "bAXCxVZrIOgI4O+XtoCHVIWZb0ghADm44BkEiPDiNIX4B+MvFFkUiCtJxuIdhkjkiERgsKTAcIHyAe64b6eK4tBpFGrd"
-    "8DLgyAqiSkhop2ll0lE8m9WissmKQiyQTvzTW0OXh2M7vaaYt4y1RrVQaShJhUfsc4E/nkyu8W07hMRoRRkcUpJy/Fg3"
-    "w7euZYHVLnVH1WwGcsVgASoDMwCOsYETygIqUQil1DKdZpjKsWhrt0edJrYtk5GMhnF6DcOmLVRPoU837KC3qdghpNH3"
-    "3LCh2aTnNU7xZpyvnGE7Y24RQH9sXbZRQ6TI5oVcEt4QA0TbDJLs9QFe/yMmwnXQdpdJHbbtmdfe6pua7H5DcEtyvLOf"
-    "C2kPIzAEQ4w9zk4bHiIGHCgBKM3cXVQWtglbXtKC4SCT0DwAqQYyjamcB2Jnhs02FjnODUmzLDCCAzeEhMDvCXhhlxn7"
-    "JK4i9ZwrIJAcJuDsEUDpHPhXaRgrjGKr1MhvEASvHeS08ffl+IchpsG+VjCE33DTHsZdvELES2TI/TPPKShx2hgaxRHB"
-    "lblNPS37qAPytrEBrmWi7vNPpQaM8Hf8bwYZn2Jpfq0XXswX/DrGCNc6hugPcSIrVj012S69XY8oqsTOf3z/ZZ8jw74r"
-    "zYi0+u7RT+8+nRzD9VZ13Oxqbl4WVxLhcg6XXSa2K0JgKiOrKnCJLOIlEUI1KCbEExXirAw2hNwA1weYs3NA0gDLMacW"
-    "6ipW1/AHrV/gNUApEN4yJp1XV1zvD6nwF3sQD+Alz0PJcmTCTbmF1Fyh8gLKue18Q633H+7PvYUxuZ7s72NlZrvJ46yY"
-    "70cFwKz9FwcvDkbPX+xXPXNIuD/PKClZkfL6GK7xFYA0AdgoKiazS/wfqhINVg8ATAG+QmCNVwF22TFkFMUocZl89t7u"
-    "1chf0RvA/NEVJjUUQhh4XWQIxsB5MVFn2vWonBRUEhE8sCIaYGg4TW1YndhXyhzLWiBRDd0o7VCH6Jbe4dq/Ahp+im9K"
-    "wcIa/BPsaUnXmtnjprJNWRQSHQjKIUbL0XavcTTe6hVHeOOtLXTyc4qRSc7TTJs45OWXJgruSIQCQB9t6FXeDddLJ1ie"
-    "lMu0/55GlyTc1DPkUmkNbtZz78YPAF9dVCISqvm8weuhwJdMbFDOeyAdKGqXdXCxntCRc2syZxO+op32PJV4M7l6I+qZ"
-    "q2ItLZMEfP2G1uAxkyPbbqmZRz8jmbAPdmjGlVjvBtMedIzpFne3pVOvGrDUWq8DN8LZTftOhtCHYseZx+8mcYeMll3D"
-    "lP0uQXl9PX+X8S3M3W5jwR5kBNN7A8BLscKWiHfXpSaMk6CjOOmRelsyRJVnnI9fjSzuM7JTC6ngVmvlw7VBzrk2h5/8"
-    "xzkV/udFic7jFundn0WZs4fYqH1eATxaG1HFEvK19aFqCb90Tm19RnvOgn1diaCHgiKXYrYdUO14yXFs3uSBZRT8RMZs"
-    "Z5VaS4glsuJSQ8pXbsJzOzCNWBfJwhtWjDLhhgz8Z1wxcIZs5w+T0++2iarqbGRu3odSI7q2ubTj0m9Tk3rIGue58Tcg"
-    "PRytW1eqXbIYkPpE7SKwLUrXLgnVbrGHomLjWrZLC9twN/j9LgVruxyjBEFl63qCHmlZ2sMSF6frOdql+OyZzi9BH9T5"
-    "HrhA7doiVannWKX+VnRvX8N2qbQrjD2+WwOHdST9GxW1bQGBhO6oW268noDrpTVF85bKulb1UjkrCg45BtmTRHqa+1Jz"
-    "cZpBFBywSG2Wx8URjRs8/FIRWASnH3orNm4599TFAt2pLwO3OoVrK7WX0py+f9KaBm9wEAQ4OEzYRjkT55VtMe6hIcQ5"
-    "rq+2+tXVuk+nXY2xlYLqI+5W/1ZdSa8v+PiaLJuX8UcteRvbaiFj0hPqndjMzvty640rKXdWbu+A2Pd6KwoPkXTu1Wtx"
-    "Tw2NR97QcCquFeqpr7+jQeG2t5/x1KB4alA8NSi6DYqeXoRDMq6bsG+yKNv3exO7NiO4yX3HuE/Nh97mw65l5B2F3ObA"
-    "ForELqzFeXCfCtzkvSqOBUSw1V0C1iOTjfQizhvPOcgP3gnQ3UBRUIFM+kAHHrVbQBALnKbdKoz3Y6DXxbRbETdAETnz"
-    "2NBeDx1jYTYWRwJ4w82LvNeJ4PC1xF19kTpNqw2PUNLhpiMMI4e8IQpv4RY63G2EqrJfnywdWm4i2RT8+I7dF7fC2d03"
-    "HNQbFHEM3HMIcD+UWgmQFO1mRA6ieE5Iij7vICLEs9EzLLKenT+rdsQhX4e8K5E2BmGDo9rsSe/i01iO4csD3iZEe52y"
-    "ZUzffpD8bbRp42Sf9q1ZxS0/VEVqucJiyW1PxfKktem+hLJqh033q6wsbO+rclcQGgi21KoY4532bvE4VKneSG9uqeTj"
-    "+xO4fZRjZTt6QV9V/tfxj6OXo7eJLGko9MIihhRYUCTsKtzO6lEJg7ZFvfMXT5kI2W9tL47ctJ5qvI97CTuKpbub7py/"
-    "qwQCk3KNAd406dXymiyPC0xb1VJdGl/hZjtdfyD0GOulnRelMZhhkJr4GrHezvWS28QXk4QS2moppxpgOa02g2LhzcJ+"
-    "TyNP02ZorLds8gcXHEvrfW7+Xmvtx0fa30k7O7tli2tId/Ei0dp769ZShykyKuqHiw7ybVrHtXCZjbyWsMB5Sz2pncGv"
-    "L8hDNlwvfao4niqOp4pjk4qDIeZyhbAPFz7rvLJrpUGxk8YT/mi/W33xMOtyjxrhdcuUBgP34f1OyNed1+K+e025EQbs"
-    "Tu2AYGPunSHfLjZyCyjs0c5Dr0Rthxv7zMW65fq69mHA4T2KYPuVQYewL2pUKPpCTnoIzVW1diuhljOVrKg0Poqi9t3q"
-    "RZHQQREMubTxtxziBwiqOLTf/OC6OK+5eQtHVZlLH2VI9p8cPzOiPoQDdTl9/VMdXTJcX+uept1id5dCd6fa5Bab6hQ9"
-    "s9kDlCD8zSZ+Nk8fXLDQMf7wol1WJpH94CjgRTAWJp1dgdBa5nmyuvi3qkGs3fOy4sR+gdcwX+QbT2EJuvbKpcTAfmSD"
-    "14an6cbixSTQK+Bu0UEEbLeiw7NvuQyU80d02+SZNjRjUuv53aBekfHFftH0VGY8lRmPX43/j8qMOonblLFrdeGiohvm"
-    "dysrHhzD3Zpf+/AjsLoeqj1QEr0HVqtk2STssz0Igo4r4uOVDsWFPefo7ccf//ef/8KjUcCErymrmcw/eene21acG7V0"
-    "9PWsi1P6AQQYnWdO9qSocaSurPHsXx2MX47p8LebXvO3Y535sqq+t2zDWhn1nBJgD2KrDqmxKykhfrwr6WwBPFcIisR4"
-    "abuWQDQUCXjQUIxrXadp/cErHaxQXCJ0TqPqKInqtIMxvHpvoaPM7urRM07yvz+dzbTa9PAza58HraUBKJe3G+A5nkJx"
-    "8Phg491vkj32ZBUrwt5dKIlK541eby2epgGe+GYHlsIvUuO5PhSCPq43zfRY0+HyZger1fSsi45IBbODls9fs4MXoKFD"
-    "LYbkeScMSG3GneTJBlhZleU/cOdXcn/5CcQ9gbhHBOK6maPKEgfPX7x89d33f/jPH+Q0hPhFvHVhkt1e235auPgqDoQN"
-    "lIJjXx+E2iH69PlvnYEaRzjyqUCDCwoy7tQUPDpnOL4ziCEaTeMlNvgOmjlgjyP/na8870b9noBxtgbqnHlI2/mABb6o"
-    "vtic4z7rvcmLhknfskVzisfYJJK2XYO+CRfRMUfuOFt72KPGxlPzEKZCoWr4kJOKji7y9yh6tZ6iE28CPO0NIWKkwpg+"
-    "CUGyAH/QFLxqeSi04rD89axBR2/R4JHy/Q+bSMduPm+wzVTZc37w9B7smUVMCO0AAsU3SPEKG4+APxxsQEAqSuAtJzHT"
-    "9usSz69J6bugagvpoT3bxJ4zJMW0nDcIqMsjb/7nL7bURiHxQB5tRHVYLZ8ygwiQzqBNWqbQKvkac3+3AfMG0j7ORzAc"
-    "j/yhfbPuBCMe95AWsN1igTt8hXf1rBrU9FScDYq+30waVuYojaBxXBp+zULn7OgAFGDPu0OqeWKGChMPP9sO9QKxdnPD"
-    "/Yy2NOnqgMSgjbpDKqPw0Wl1xs0hbbgCBvgIJLSFuYzTriVWdbXP/ssNrPF9/bYYvDVFMnor9sXx+5/efzoZHoKazulj"
-    "KWSazzwGGTXt0K/Z/dlfvdxA+NXLYgBznrz78vGOSc8a315iCqWJqsPO60+2/Dm8LyEn7luI5qdetm/H+9eu3dkBXNZS"
-    "T/7QP9OHsgwVPUvINTTnxZDNho8gEnhMtPZLZUxVSP/N/wF8S3HseJytV9Fy27YSfddXbNWH2FORSZq0dyp1OuNx3TR3"
-    "arvj+D5lOiZEghJqEmAB0LIm7r/fswtIVuKkT33QjEACB7tnd88ui6KYWNXrOU2Xo19pPZ00OtTeDNE4i6dvtNVeRU0h"
-    "Ktuozlk9I7XSNhZeq2ZLtet7vCk6YzVF57pArXc9xe2gG/p9G9fO0ho7Ou1DSf8L2LU2gcKt6TrarLUlRVGFW7JaN4GS"
-    "GXSEK2ZUr3V9O8ObzYy8br0O6+M5+dGSibQxcU1F8WfABcAntodgH/333eUFaXunOzfocjqBiYOKZmk6E7fw6Ur/NRpg"
-    "7ax7Vf7wDUwX3HQ9DvU6qkZFNZ8Q3cH0RMeL8mX5YjopQNuPXxUF7ehpaLndmS7uZ1pCOWwX1DiyLpJuTCxh8U+Tydd5"
-    "82TyLxMM6K/p1NnoVR0nk4Ku4FSVLTu9PD8/ufiZyrLMxFV05DxVhSNZgdwQGzdGQoT0PSC67VNKZ1R9mLrb6ZyiH7Ga"
-    "Mk9YAfbvCtspjHWtQ5Co7La2qgu8V3vvPNYfprfGNukUHvfYD6/367WxMUMmzFaZbvS6pMv9fySSAqsMuLeNDcdNDu80"
-    "dSpEEt5cy45hawlK3pg7jaTLxD4LZOwAl1V4dNUt/9Q1WLAhSla11HZqFeZPqMz59+zDlMsIFt+pbtR/PwOxt3oLW2Dm"
-    "oDzeRe2J94QF+E6nikqSNnA2S0xho7HHbOPunoAS6NXuuooGD2LCR9Y7qdWArPGrsdfyGsQjitkr9miRygMXLXXrYNQY"
-    "jF19Dqf8Qrro+6FTxtLl79dvLy8qCgruoX6BpWw+DBTxn2o4mlw6YuJmHB/jnWXzsMUbteyQDbWzrVlRazqEyFOjWzV2"
-    "8VhKm7MQFWnZTA5mNnSBoKQY9a7RpFGb28fo18p7g8rmA4FtgPsVl3I5eHenrbK1rkoOwFp3Q0Ub529DAhFXmPoLB4HC"
-    "pTjRDxEx35OUEi7plIK1tWFZkHQMSY4qlAwe3fgkMQ3SQN+D9NfHEpPOhBgOvZHsDDvxsfqec44q/lOxLScEQUCYbNgg"
-    "fZDbNVg5ChFZsELEEx7j9GrgPBbs3jQQg+Mkrls37kOveG8SF6abRTdZXRS9ui9yxlxU88wZytvWrG7VoeVj5Fzj0s55"
-    "ks9dnf2CNHFtGzSDIO1XcG2p6ls5147Q+wjH2K9zZaFsqgNvYNQhKo+lVRRLFev1rjYk1r8JTdAS8ygZmUKsp3gwxROp"
-    "Y9aWLBuPNSX2JhZTle8zRuRBq3o9S1wYuFkZDhwaIQhAPO/24QoSfOYLprtNcbClOk7xCrr28P+TerCcYqSGQSsvcUqc"
-    "wekf04H5xcn52U9V0u8zTpka6R0mkwf5Qw9Z51g0sei1ksJ4mDygF+1/2P0Cbx/2CsxPvsW6GlldK/w7QUQaUTNJgSwZ"
-    "M1lkYzla0KwAi/H0MFu9ZlnUTSnArxn4ScI/0PXBiSfFwvcgHHIKhe9DXIAzLbn//o8E/P0PjNybwBp10+hB20bbepvs"
-    "H5BRcOYjw9I1qA/us6zaiI9uEjLv43aSsP/DBFVYam9VJ4iWRtw+iGf73gIQ03CbyK2VBXRwPu7qCA18lRBffitERNNr"
-    "RPVTAjy8HbgPFUXeIbm4AUbNasR27nC+YxxJ/hs2I7F5ghamGYDTlkuGu5HaVQmljQvJW8nlrMsG7+Si9XYH/z3Dp/03"
-    "qgUBN6jvnb3ZTbZ3lg8qcbYxTZpNUPVLWC+0sxkJiQRpLkFNKrVCNWCxZtERwWycToFpTRQ7/xpRN4j/7OCU7Kzd2DWy"
-    "dalp402M2i7gLAoEKg9rpVWqFfpQdurVYzj9OMRE2dvHJR2dRt8Vp/Sc3r198/bi+ngBIm9ElNkLlqfATme8168kltr3"
-    "xqoMd71f0RFArs+uzv8JZXI5RkRfp+YvfqecQis5zFlQABYfRWk3eh19cbrCwiVsrFkwoHE7AU/zWwod25Ua0vxAQPLR"
-    "f1SPl+w9V49oBRoF8kyGcO6C0qZRY7kwpWObtmXrRWklY/jMRsLI8dMLcTnHWMYffoCxIN+SLU7DGYW12wRR44yMqtfC"
-    "qUy1SYMnB+MR3/b+Vwwpv51dvfsDjWs/TiuZlZNh+yIO4kOJkf7sXvVDd9B1GGk/RQ9bwkjMAPhbHdwnXHx846k8+uSK"
-    "/QTDJMigZbcyVXz27oSq0+PwPLrGPT+w5dAAfArRew69XI0OKa7yU3EXMwsr9Gdv4U39VrYVRR61wiF2/sIC8JXGxwc0"
-    "l3tChkQrixqAfCF7iC841epu+9mrMhLfgzBWKIk0WybpygUw/+KQy58kT+ZsGdjKyf8B1TMC9w=="
+    "Y29tcGxldGlvbjo4NDc6MTgzMCxpbnB1dHM6MTE4NDozOTgyLGxsbXM6MjkyNDoxMDMyNCxtY3BfdG9vbHM6MjQzMTo5"
+    "Mjc4LHNjaGVtYTo1MjA1OjIzOTc2LHNraWxsOjE3NDE6Mzc2Mgp4nJVV227cNhD9lYFeagOSnDZv7gVwYyMx6hiFnbeF"
+    "0dDSaMVYIgWSirItCvRr+mH9kp6hRFlbxA/dBy0vcz1zZvhHtnd2HHx2vttlWY7Pnk2WZ2/ZsFOBSVGwtqPG2R7rVpm6"
+    "Y+ep0R2X2UO+y6qWqydovJH//4rQpENrx0CT00GbPSlzCC0Ws67hSTQdz56wnb0Nzn7iKsxCjhvHvoXgHReOTc0OsovI"
+    "N54C90MnBsShJ68a7g5QxS/PKtv3CGjOL6a2e8hfIc9dVliYLApEN4wBnjLRx9F8MId/UnOjxi6c0w9G9fxTORzokb2u"
+    "md5d3F7eXN3dn0qQsFaIgJgx1oiZ0LIEuXeqJ7miE/uZnYOqT+cncv5jWZanqxGIeG3NC3aW26+ZWq6OraXaIDi7bB5y"
+    "M3ZdnklBmIyN1fieAGusFYk7IADcmHxQggF/0YG+PSXdpFvBR3vqtfdSVOv++evv5NMHp6uQnC675DVIqWlSzkDP04mx"
+    "VNtKhKIZchxGZ8ASBKYC8slR6k77gBuPOqx8qpSrtdm4bayrOHmdN8mpY/CjAsEMbWsbWoTyOLo9M9W6Fixov9B+BdCC"
+    "WyyB+A1DVOctzQAKII/Ktzn9Lp9G+xZ+ahomLJ61yVdOD8GTNsFCCeDV2oG/1h1W4J501xU4/rqn+1+ub25+u7y+O5up"
+    "eBYPyr6O/p5vL95e3X64x3myi+S1ScjMm2MSRIbJOQG3/pwYXDoAdYNaC8oKu8rWnCe6xMQQYJ3GwlzAWI3odI6+QfQs"
+    "XbgOiefe+180UZ5Ad+v8S+bjHNkYR2NEvI87Cd85K68OksUkBAC1a8s+gaVG8MttlA52dEv/rrNgr2XujJ5dKTdru3W6"
+    "YuMjebL31x+gfTEopF58V77C5uf7y+J18aZT0MT2V2cHpzmoSIHY54uBjSuYWc0fU2Nq2aF2lqp5fC5zQobiRr88u714"
+    "f/VsYj73Cfd1n5BX/ilV+VwyjGaTlPBjYYcyfsIcjj2jP7ORGkl/LZhHdzOCmzKtk3xbqqOkXkhiA0HTrLHLOsUNJE2g"
+    "1k7EQJzkjuNQmV8hO3Y1VXia9mCxhEqDCpCThD6inKSGoTt8jIHHd8NZG/Bm4EnMsoc//wWapWjxeJztV1FP3EYQfia/"
+    "YmRVAqQ7H5CnHm0lWmgbNUkjyBtCsHjHdxvsXXd3zcWN8t/7zfqud6FOggi8lQdkr3d2vpn55pu9ZzO2W+cfsu9CMeda"
+    "ZdNsHmMTppPJu+DsuF/NnZ9NtFdlnBzsHeyN9w8my+2jLHYNw8pdv+Mi4r3xrmEfDYds+iGbK6sr9ulZ2e7PMpvCWel8"
+    "rSKsGhXn6zNC9MbOso+jD6sV21ZV9vFilGkOhTdNNM5iOc6ZVidTaSqmHc2laqs4pfPoXJVft37GfLHeZSw1HbAJyjy6"
+    "utrN5NRklE3Fz8dR5trYtPFxsfZn3kX5g1U1/5Q3HV1zMJrp96PXxy9PTs+GYMneT0E9JGEIfuZVTXIa7bhb9h6Ow2p9"
+    "R9Z/zPN8dwgCdod01GOhWB44BGT56bNYwLziRpAsvV2j4KxsdtfdwpvIZF2cA94hsdW0MHFOAgNVKRzyEKKSuvB7E2l/"
+    "l0y5+io1M4FqEwKsyfl+6yacUlWBgUfiL+I9AEXPKtJCeYsjA+1YR9oVffrEg+fYekvKArMSmxEpqkyI+BLgMsEHNiqU"
+    "18aqysRuRK3VXFTKsybNDaJkW6D7RhQ6G9V7srxgj7CUpTcd7C09z7/fJRUIiXdozYGQQPqC7xGR56ZSBQMybfIcziL1"
+    "LUjaaKkBQWfYqziYQZSiqVjOfGShwPmOeh5IXa9VmI/ob/lXmjAHbE3NAg9rANSbi2BEByNwQBsP0XC+G+BiuDFVdYkd"
+    "T4b77I8XL19eHr84nfSaMUkLea0T+vXXo99OXr89w/oAShTJDPfuqrBfh7TOYjqNJMQpMZq1A0ctmiZxEm+F0zxa9V1K"
+    "LTihqfSuBp/XdC8UOlnTDk6iRhU3aobGH4Hrt4YXeNB83c5kbfeQxmPrxsnxNGFYRphQbMiqfEpLG12cGKkq9J7uMA/C"
+    "fyUFGVJaGwlUVW825teSn+cXF8+S6Pw/KFe0f6DkfUF07lMESNkTluBxxiz4XiOX2yEN2ilVDvJbqMAEgYmSYelbbWYG"
+    "IpPmkQwYVGZ7vC1dsX25jTtBXDBbYXF9mLhcO91iD9RI3oKM8GQru6V/xHhHhRv002IOS1cbONNSTUXwWsu4GKrkJwF8"
+    "S+wOEpB0IKhOGnwhMwBTVTsOA35Vi1Hkv81l51q/vM78y2qkFalvA/tcvgyFXJmCbbhTarZtjYfs1Yu3MDlqRJvGB/ke"
+    "Xn4+Ox4/H/9SKZyKV+GmNxwhddnFw1pyiWADNtwOVuexBwvI4aHijgppzKWe982+gSafvD56dTJMl/Qe7tH6YONqCEyl"
+    "IJu6HRJp++GhbJALSrojmFtwV4V0n+jPeZBOeC5xY5o/oVY8emE+U4hhUpTlPfIPktpIc7cgBplJrDiN3jQHFq6tNBWQ"
+    "/RmGtaQcMzhinxTmCl1Eqmmq7uphBeizuHUuiNNCP4u31k3+mbyichuhLbN3N7K3yBU2gslW7p5UYMqvWISex836qoTj"
+    "5QVgSqcnv17t5pn8wCvLwJtzCyliXDHgAgppatGAvY2I95JcQEu/bLK/YbK/J3+SJc9/tbg6apEVievi64n7BxtuY+R4"
+    "nO1aXY/buBX9K4RfxgZsJek+1bNdYJqku2nzhSRAHuJBTEu0zR2JUkVqHG8w/73nXpKybCuTcTILpEXzEIwokffy8txz"
+    "P+jPA1eWuR1MP3weGFmowXSwVnk1GA8yZdNaV06XBoNPyrQplHGSngXNGQtTOpHKPJeLXCXiqUzXYs6rfbhMaK250Fa4"
+    "tRK2kqmaWFXJWjqVibQsCmkyUUm3FuUS3+DDqi5XtSwS8cxcl1dKSJYipBXzRVOvlBI/06K/iMnkdwsdzn6+lnmjfjmb"
+    "i43GOvPwPMfMf7599VKUi99V6kQhXbrWZgUp0vGaZ1hSm6pxb9O1KuT8XGgnpLEbVVtRGuWnK3Ot8rJSGBHWZWXjxmL+"
+    "eTYor2aDqXB1o8ZiNsikk/ScJMnNfCw269IqMafRuZesIAxzd9LEUIpa2SZ3XiNsnQwpTVQYA972C5iKtg+hfkIriKxa"
+    "w0SwIb4O4rSzKl+OEnEhllLnDX/gN7XTeylzy4qrui5rGsGrK22y2YBGC2WtXCn/AKtB5M1NMLCEnmbyh6pLoT7BYmmZ"
+    "qXMxnw0sUNFYWms2kCkB5GOt/t3oWmHVOZ02jODPyKhP7sMlDEWwiDDItcEHrhR1YwR9kbRHboPNokGsUNeq3sapY9q0"
+    "4K1YtkarmCUz5CWO3duA7JQ2TgwL5WSC0zMpQfG8leTPSLx5+o85cLmCpIVMr1jPZZPnwkGv0U6xyWRBpzsnnS1O2mzZ"
+    "FezUg+c5b4nMroNlg8b+gdEH084DuLQZM/BazJFJhIJH0TYyleYSxiQdyZi0F8DFb8y7oYxHPr0do/QYVqGRlxcvnkIJ"
+    "xhEMWW7MzoKJeOU/xJ5wwrkSQ373aDQVK2VgAZxNejUl2TpnpQptLXlaWYtML5eEvGVdFvAK4JzmbMomz8Sm1g7IIdOG"
+    "wyHHtjODkUIM5yxtPhqzXrAOzlfYdbmxbJGwtDKpShLwVMeTB9PPA7etiMS8L+E1aKVStdMKHPf55mY86DrjHSbcjFti"
+    "xA6OePFXZRSRWqQr3q8Ua6ie8/5hmmRmZuaNkpn47eLlk+dP37wVQ0M4FrqoSoiCybQb8XbZNowFWMFkMqc/X2/dGkAp"
+    "yqzJlTcL4xJrw2rSXgEbSxgd/qEznAQc6D3cDTttJXqPcxLgxUEziljVD6R14kF9KbThz4wC3KybmWoLa5BdElcWuRjG"
+    "bY2Du4xppSpXZAwM2iud55NMA5RVLrXBEdqSNxPdBiacz0ytllifqJFPHH4TwgcDiUzgABYAqlZkH0K+CUA490QSwDf2"
+    "iPDwhJyZ4beEZULJzlQBZ0P6O3oRzxoJK7dgp7UO4uFaIM4OkvkzHOGFZdced9eT+YZmhyUA8oVKgRWKaSruZ+w1plkb"
+    "WRusak+F7SDanf4G1bxacrzGkSPEYBbFUcwJa1hXQ8iAgBtGDAhscHN5iF1SaQ+oYpippUSgmR7gov0KANnHxIg9gicN"
+    "piSn9bD71TXQ84GWPiNIqm2EfoR7n1rei7tKfYvBQprClCWGJby4huA2fRnS+N/AtKM+FfC15aXuS4uwYJ8i4dUXdWEH"
+    "6kBvgQNX8pjhPCMhyFASdY4Qle0AvedKbXwQehnf0pntBwb+tKsOZyTQh/afujso5GoFT4u+BCotRVam3nwkoVauqSk8"
+    "QmdOV0EDCKjWxbRrE7gxlTUir8y1245FY9owm6kKu0SAgfeBwbbIej+BE8nhkbGZSMc/JX8dUX7m04++LQH0qbrDjkBz"
+    "OTJkzgE7OOf0MBBnpjMO9KsQb/rEdbj4fp0P65chMtG5LqRdj8Uf9N9S2zWTbLXBHzsFhJ9OhIG8jvN7hAWQRllve7DI"
+    "geMjvvjT9H77r2fPn3988uzNA88ZD3ggKTLWfvf24tenL9+9xXiPlhzTen03HuzXVdpZkVejsF1MQ1LLSV/JmOQUN1Pj"
+    "6HdsWmAiiwnGDu4pAg3Gh5QAoM66Qu5KAbpW11pt8EemFs2KxkbnCJumnLDgKesQdshadGiVkwsa6ngxI1Lm8L1si3hg"
+    "jykFFpJZpmmjMn/diV8RnydlXqHk2Tf3LesfGvp9zDnhOdNdukSl3qYuKWGDR1Mwp4KNPa3dnMpDOux3PiS+mJk23/VT"
+    "mooqFqTWahRXOWQ5MQxzkJrk21GbjHTTgP09h9SH/gRMCtuxUgv6OCDrWm7pGaUMWGmlstOmeSI+aUpUfG/WCWfyyhCR"
+    "yZUprdMpZUmHmfKRRdjz+3QjZ+m8AM8ogHzANJg3hel/Z8nTwPe9S4bit+cdXsaKFjiMdMQqtPI6i++Wgv877cjOA1hn"
+    "katiR2MB90d2PhAWMdE96Hh6nSPpSIo1SdYj65CfDqUFr7skZ24DaPBHmb0Cjn+DObvniyoTNf+12htHJoLSBmo7P0yl"
+    "aLeU8snHIT4es7McYKIN12QIzQX9ljmxp6xCNGaXL+HoQ0+q6pOkoARqrK3KxnsOCJJD2PeOGTJ6zuI1Sp+QDdgjrx2T"
+    "FCqpz2Ply+zBMrsRmitySx9L0RAYfKIQShSvXMcZEAsy5WhKshv9X68UvjXnuyXrOjkKncBfFwdGcCHG8HnbKQeNkH77"
+    "zlRo+ti2w/Jl6g/zeompUzYcvYsi/s/kPzyTxyPeHWjn+PqpnBmxl8hvp2du/X0zOyMzOuZm8kBqc+Glb3VF5yYabt9y"
+    "CjVx5cSudbX3XcxcgTZkoA65bcuU5Bn+SoELAfKWmTkuJnw7hyymiaOJYrw6K+24VWQ11RfUMgXu6I6AtAmdmY2kNm2m"
+    "ZobbbP4uoO04n/u2Lb168fg1t3IJySvlQovKU/7JdHw/PYcAkjPLXYepyEuEqlQi5YSBnAq970yvmGIovFAeCoI6m5xR"
+    "Nnr28UwslNsoxf29wvdefTuxvaOhfgbPpa+pmKDJQ99c3KwxsywoEcm82SG1oNq5j9X3NvA9e6fOIRdFVm4p8ofgzLG2"
+    "R65skCjU3ydyWzZ16O20EQ5mhekbq2q+1urbcq5TZezBUSvTFOT3L569w5SLigq1yV+Sh3j4+9snk58mj3OJVfFIfFtr"
+    "hH9Ux5ffFp6DBh21Ibb3dO67yt7wXRScKfUkEPpT7PM7bZIHdNnQDxd+tndIA4DGWBFP6UC6Raxl0Pq8Kl4rUDoG8jOc"
+    "hQHBfp3vzxn+/MqVaI3oato1ZyAAn1vE2wDNO88zam/LhUUI45IUp0KXhMyT2PzM7JOkaBvlS11bF1h11zD/4t3cmPy/"
+    "rCHuOMRHtjuOx6xr76svpgVeI+fL2qM+y4B0OSXnOYjFrGqr2Dhifyc0SOjGYob3D1RURfC2cTvcqxy5zRs1qamjWYO4"
+    "d1CKgTg0RqxcqnzL0fwiyw7fthNFLtMrH3C4p9ppoPiLuXPh77aoI+27XZ2CrY3MfA0lPbtjKBQVEX0V3a3uLt5HXw/P"
+    "KNi+JT7fOxl+gfz6iXi5vAPnITAYJ9blpnv7SdHQF8d8o+r7AmNfbHrjERnOyedlVeXb+X8F6QX8+rLcM98BDGk/Webr"
+    "+APcee4ahutBGhvNzJ3NRqlGr+GOWY4VOK3cCrfhp01idU7LZg6Jx6u6kx8X7bDam3AX+wPx2mE5Eu4Tj1lNZj0/0uBi"
+    "NP46wgOEcv+Ubqsl/7RDULNXOF2E6ArY+d8TUKTUhn+HEOafUdFQXxFzGs58938+kmDqyZyDOcfnf7i5d3t6Sf7tSvfH"
+    "EmI45x1720z5dyujhGBTLpdWdXsqsWhGtNNGF5STPuywwUNOXxH1bp/yqDPl0UP6d4yGJQHrfkmlx1S37ZH2osxqL6XY"
+    "bebYxC1qcNB+Iuc3IIZaplRZsUldyDWO9IhJyJGH7vT5WsAgLfx2/C/hFGdZjFNEUlJPLh0DGTm+tC45SmXISK1J2v0H"
+    "rWMac/8NA4islHlf1nm2l45c3vwHpPUgF3ic7Vpdbxu7Ef0rhF4sAZKS9D5Vbgu4iXtv2nzBDpCHyIjpXa7EeperktzI"
+    "auD/3jND7oektWM5vkBaNA+BltwhZ4YzZ85w/W3gyzJ3g9nnbwMjCzWYDRbKDMYDr31OT78qo6z0SkhBb4rMlgV+L6VJ"
+    "c2WdyHSupng/VS6xeuV1aR4qNTdzc6ZkKn47effqzenZuRga9VVZoYtVab02C6H9SEBGrK3GYqVRwnk8y5x+ftj4ZWlE"
+    "UaZVrsb8nl8qXtvNjXTXKhVZacWVcjpVWGsqPmmIVL7ZccwSXtqF8k4kZaGCqp9J6+lVhXF1IbTh14ySVjk/N6vNypb/"
+    "VImf+rLIxbA2ayyw9qryY1pplStyBgbdtc7zSartWKxyqc0IQyUbcxl2EHD55dxYlWH9pXK0G9yV51NxKpMlW8Qu8MoI"
+    "7YRV5B9YB+udT5W1x2INy8RkkixVcj0WisTgqpydNjc8q2FiqrOsdZU0bg1/D+k3VGf7WWoknNw4sV7quL0TsF0U2jk6"
+    "FjiVX8MRnjjx9/P378bd9WS+Jum4hPQ4gQSxJcosKEYLjoPGJLWW1mBVR2GkDfx3DisKOZh9G/jNioKwvCJvYxp+XymE"
+    "hnI0W/udfkuzeZ9xGOPIC+khtZJ+SZEc1nDeYpPB7bhZ1VR5Pri92I1dUmkrUMUwVZmscj/biYvmLQTIdkyMOCNYaDCj"
+    "fW7HgxAbT6trWHNXyz9RJv9lutrUoV+He59aIeu7Sj3GYTB+YWUhaDUxLJHFFhu7enxI43+eTqejPhXwtuOlnkqLuGCf"
+    "InHqTl04gTqhd4UDV9LsIVxAJFP6JdQ7FopAqg7orVQSQ3WjvXgxEjqrZ+nMkMe76dRVJ5O5U9CH7E/8AxTyViHT6lwC"
+    "lJYiLZPgPtrBKl9ZgxSFzpJkAAMi185jxmFLVp+wMZE21Ubm2m/GojKpSnLkfipStYKVyiTIPiDYxnh5A0ykhPfIhBqO"
+    "f5n+EZjtBBxfIjV7TELQJ+oBFgHmcpkQqohunHtGlACcqU7pDAhAud70bdfB4qdNPqxfxspE53ol3XIs/k3/ZdotGWRX"
+    "a/xoFRBBnADDlxDSBMgWoFHaTU8scuH4gjd+N73P//H6zZsvr16fPQuY8YwHpkXK2rezJ7+evvt4jvEeLbmm9eZufbDf"
+    "V6n1Iq9GZbuYCSIDG8QoKmXJMYmnpExRO2LesWsRE2lNMNpwT1BoMD4kArCSybVccIG26qtWa/xI1VW1oLHRMcqmKSe8"
+    "8Yx1iBayFh1YZXJBQ50s5oiUOXIv3aAeuH1IgYdkmmoyVOYfOvWrjs+w0kNrXkjWbXffs/6uoz9R8iBbKHNmLV0CN0BE"
+    "lETYkNFUzEsXM60xTuUpU4ho+ZDwYm4i5ZhFkWoFwidSpOKoXmUX5cQwyoCa5JtRQ0a6NGDb5kh96CfCpHAdLzVBXw9I"
+    "a+WGniuTAJUWKj1MLADxQSK14ltSB5zJe0NAJhemdF4nxJJ6+PW2Rzjz+3SjZOlMAGcUgnzAMJhXhemfc5RpwPveJQvl"
+    "HLKnZw6TVv2rAoLByZ9rOGIVmv06i7dLXbT9BbxzlauihbEY93t+3tmsjonuQden1zmSi/1OJu3ZaxefdneLWXdBydwU"
+    "0JiPMn2POP4N7uyer7dV4vVXtTUOJoLWBmr7MIyX1C3tHluvQD5alV9ymuxEQ1OoyQWUWAACRsP9NuxA+f2GDHWcwaIE"
+    "RAwDHKsbSeUMoGqdSsdbqQt4BGEIKR17Aeb/Gk1T5BFuL9/HtAsQQx5D07bC857d2i4yqXNHL0tRURgFihGbm6BcJ41Q"
+    "RVLlSWTajv6v9xiPZYv38LWD69cByHey4wQfqxOft5txuYnEfcwPqPcFJEIQ0cDdRSPK9UJap+HYm6u3+H8N+OlrQH3E"
+    "7YF2jq+/CDAi9paA+4GdkPrxuA5O1UV1yj26GsNwuB6r03ofwO98lbC6mWWGNvHlxC31auu9mhgjJEFwPahzA6eUPvRq"
+    "vKCilJqb/V4l3BaRWzUBOeFQUGehPd9EOU3ty1ScCASngyBpEy9+1gCWQqZqbvgWj4ZAD21lsMKNP+arI17/7csPoOw5"
+    "h/tC+XgDFurCwZj9NFcaMZKOHF9qzEReop4lEowWDvKkKCme6gXjENUgorlAsaPJEZHdoy9H4kr5tVJ8fVgcc9ULt5XU"
+    "/dOTo+sSlqW3qVch4WG4u1wvIVkWxHPS4HbsWlBr3gf9Wwb8iO10Mck9l5MbogexgnNB7tlXVmAT9se23JSVjVdHTRmE"
+    "W+H6yik7pZk+k3OdKON2jlqZqiBwePv6I0ROVtQHTv4wfY6Hv56/mvwyeZlLrIpHAmWrwRHQfF88roZHDTpqY9ve03nq"
+    "Jh7BYRUlUxJAIF5/cc632kyfvTt5e9ofLvzsHsAVEI11wz2jA+n2yI6DNpCvyPiYswEhDVM1RHBY58eJxe/fGBOsEVzN"
+    "uu6MABAISP2xQbPleUq35/LKoc5xx4tTgaRlnITxc7MNkqK5h8+0dT6iansfHyGH0891kXJM+V9abLfPA2q02y/arGvv"
+    "1J3cIWjkQ9e8d40zIF0OIUY7BZtVbRQb17Hfbhp3uNgtlj9Rz1YHb1Pc42ebToE/UxNLV6UWkN0GUV2C442Lk5nKN/sl"
+    "/xBhIgEnabo72wiKXCbXoU7xTW/nWoc+BCl7LMIXN7onD3dwnWawKej8cUyGooCh2LDUQYtDTJbxUxRSdvT9qo5m8DFl"
+    "/ckx9A7M7MfvLHsAVKKeGC+W5Tp86ApOpiIaGu+yykGl+LZiHBrZ4DzC0EuCCrla5ZvL/wqsjGEfWv4AmDthSPakabgj"
+    "2Im7AHnD+NGSxkZz82C3EUPpddw+OLICh7VyYfcD+z9W5zAStItXQdV2/3rRiy6whC/EPxEc7rY68StnV2eZiivgULht"
+    "hnKIkxvPLa6pOYOvm4Wk6umCDl5izJm1AJp5Ys26iBUdMQvWZBLm3xrg2X60PqJGxV4T7Bpm2wWI4RTWmYTqzxSiBwMW"
+    "ZPaDZ9e4j1t6SVK/YVJwqRPDS7Y4OHYmzk7/djmaUsyVWeZU97Kn7uZRYbXRBfHg5x0oec6UGZX2fpEXHZEXz+nffihl"
+    "FJVPi0g9rrrPRrJFmcUWjWmN2XdxEzU46CDInAqoYmVC3Ry71Ed+s6dHTXz20rvV53vVhrQI5lDghj8oQRBTnKIMk3oy"
+    "8xzI6CukQx70+b1xSWN/1LqmTk9/k4EtV8p8Km2eblGgi9v/AB0Ts+h4nO1c627cOJZ+FcJYIFWAquxcume7nAngTWd6"
+    "Mpukg9jAYBEbNktiVamtkjQiZaemx8A8zTzYPsmeCylRF7sudje8A+dH4NKFPPfznUOKv+6FSaxzFe5N9g7GL/eCvVQu"
+    "FfyYlsVcKfh9pQodZyndfz4+gCt867xQfyvjQunzfGUW9MCbP74c/wAPREqHRZwbfu0nlapCGiW0kWkkkyxVgZBzlZpR"
+    "oWS0EmG2XMKdURKnSpgsS7SYFdlSmFWuIvGZRhcLeCIBUsYwflaavDR7k1/3jFnBDEZ9M3A5j+F59/Mm2Jsn2VQm57KY"
+    "673J118dZ6PRLxoIC/ZwfPitTRGnc/htGYIhZjLRqs2HTPW1KsR1bBYCeBB/Of75k1DplUqyXMEV4C8Cyg75CSmuZFIq"
+    "McgKMRIz+B9ux+kwEGahRJwCA0JqeIyGyaa/qNCIS7UCjqcrkcsCiDUwHRF9E3jUW+6DPb3ICoOXsh5mVFouges9xyvK"
+    "5Gwtjzw2kruUJhD4sgDS8W0xiNRMlomZ0M9hH1GjWZyomphcmsV6uV4XMRgHSsVKeKEKsJA0M2AMVqgTuj9dGaVFNoMH"
+    "RbwEEwI7KqM4QxLVcqqiCKQHFpmVRQiSlwJM2zzTIkXyQWUaB/x8dPLn0YtAjMfjQMRGM3PVTKAgBUTSfNaQPDYjNS3n"
+    "NYNTMFYl0/U8gqquhSlkqKYyvCQe4hTUm8pEqKLICt2cx8RLlZGS7Uygzakq1k8UyjRUCVFv3UrIGdqRWcRawO+V0CrM"
+    "0kijfC7sPBdMREunS/mtNjZLB1I934gQMCNPpyDfmoJwAeYdAlWavWFWJgmrQcsrUCF6y4U1xS/v/nQhBgcTsAdQ5zIG"
+    "/6LYocVc8QwYMUDJ1jr5oRYnOo+TZBTFxda2ibbYohHtTyB7ljXgishuTRku1FLuYCo5ODAzZiOziLKwXALLFEsw8ljN"
+    "PtNDsCJtIIgiUUWZpuj7DTJmsUqi7WMdhTBmIRCOGXSz0ShJlnoimMosTVZEKsQrkIdhHUeZMaBFknCDGPUtT2S8Q+jl"
+    "2VgZ4PsZXQedc4gNYXzOGOukMZUmXGxrAzCSNVuZJMA6BewPMYaTX+MocNoIOKjfMCV/ev/hHenLRX3UW5UsKNMpGS7E"
+    "wFkwhiKVzEikLev9JZvqHTyQdGh5nggMQMQF5twRKY74QUGh5rIUQ6ZzolfDjSiTegTc5wlkqmgHU29SyHmApOJS7UJB"
+    "oDfoYYwUNqIpSbJrCNRgW2Vo4it1b8JQQt54TuGYTbLNSCJ2dkYcOMPfSiAAropPRx/fNcO7hnwyKFSupJHTRA0PraOk"
+    "2TRDdAUOM1X4mAIbvYC4C8M48BZdEMDQLHaw0SbhK6V9nLHaQZSWhxUnX49wcF8F2HKFt/YhuDsOJ+QqZiENszaLC21Q"
+    "B5qAVUa46RLkJwapUpjxO+zynNaEK22RUiH1wYAAblAI01UutUaA2FIYxrj7hW43KUK8VHx8+5mB7T4iEvTDeAbcbmQ8"
+    "yzDfBXCo4kp1SKnoEBmInmLTZhZMnI1IeLvAH+tPwIrLHDa/YVbjUcuCdLIRNa4kuY+G7BgCXUh9izfTBdhdkuw8LRjC"
+    "EUIXcYzDiMHxf7//8GG8jIbriQDk7pKnl0jFa86Eb7D6kFVE0HKlrVMgvm0nycEskfMAk1FgZR+IfJUXGZUgkLJsEmCy"
+    "rtERgbIphJdDUaaRQhBAhQHSqnHYIgZ2If0JKFnkGEa6Uini0LpWZMiGFRuAynNXv706gH8gTXDuUFpRHaUeZERfJokN"
+    "wHIDF5EDKkm8EIjpNLDgzFEXcPbAx4DTuMhSglAc7dy4QwHV6JxCLFwicjxwijAigqCKSLkOWjUDAc9Ww2TxKRAHhF5T"
+    "iGFDzFsh1i44ieCgD4gXQ4Am2S5lTmJDIpdxBPUtTlUAPi8iqAUV3oVHoSrUENVJuFZWKrLDUNxmMAqpAN6dBfRnEz7j"
+    "BM733a2LISC0OQgDK5ImxMUaW0OMMvHfnVo+ZhGUFWAupoAhTHapUiKdzKNSE2ZpSEav/xEvz6HaL8w/3gTi6/tPxydn"
+    "gXj9+vh/jt+8ocoLbAtDtiqhJgJGVEQFXlyIKcj+UgFjU5ACmFaSZZeQ0uNL1agadFYVaNhWWDFAwPRH3MdY82GEk0wq"
+    "MlQC6aU21CE4wfemylwrMJHX1Z1zlI9V7hsa6PX+LTcR5qJpSJYpzs7eJYUtPymDISFYx/IQE1Fq9EkMxfg2q4opnWWI"
+    "WwjBEs7IWL4xK0OFhUL/2TsS/HcbA1t2c0ABBb2IUI+JnYjX/M4EscMbHI9xcIWIxVeEq2dWfevwLVkauai+BdUGnGvR"
+    "dmN6z/Y7wKyByEETN05QGqDMFWT6NNYLsHSk47wFUWEQbIokCZjhgDGx+ATPSnqGpQ0WkqJFa7AcqETA6Qg2uJaTrYOZ"
+    "ULQw8FRWB3Bkf9W3+fGY+h419qMuApFmc1oHbgJNFMqfv/iOQxBqYibjREVj7Eq5fOy3pMB5bm+bWROz1uX6YAJbLePT"
+    "9DT9grb356NPP3549+UYQRFaQrzMAbShCGIXyAleo8LqPpxrri2zqEwUmyNFAhhbn6aEGSmeTZWGGI/WKP5qQZibkUt4"
+    "cPY5ui05LZH6Fakec/w/c1EuBfMEUZ2mVcIZm2wJGnVsBcLFVmsg6Ajg75e2gIdUhZlvSCEAObjgGQSI8OI0hfgH4y8U"
+    "WRSIK0nG4h2GSOSIRGCwpMBwgfIB7rhvp4ri0GkUat3wMuDICqJKSGinaWXSUTyb1aKyyYpCLJBO/NNbQ5eHYzu9ppi3"
+    "jLVGtVBpKEmFR+xzgT+eTK7xbTuExGhFGRxSknL8WDfDt65lgdUudUfVbAZyxWABKgMzAI6xgRPKAipRCKXUMp1mmMqx"
+    "aGu3R50mti2TkYyGcXoNw6YtVE+hTzfsoLep2CGk0ffcsKHZpOc1TvFmnK+cYTtjbhFAf2xdtlFDpMjmhVwS3hADRNsM"
+    "kuz1AV7/IybCddB2l0kdtu2Z197qm5rsfkNwS3K8s58LaQ8jMARDjD3OThseIgYcKAEozdxdVBa2CVte0oLhIJPQPACp"
+    "BjKNqZwHYmeGzTYWOc4NSbMsMIIDN4SEwO8JeGGXGfskriL1nCsgkBwm4OwRQOkc+FdpGCuMYqvUyG8QBK8d5LTx9+X4"
+    "hyGmwb5WMITfcNMexl28QsRLZMj9M88pKHHaGBrFEcGVuU09LfuoA/K2sQGuZaLu80+lBozwd/xvBhmfYml+rRdezBf8"
+    "OsYI1zqG6A9xIitWPTXZLr1djyiqxM5/fP9lnyPDvivNiLT67tFP7z6dHMP1VnXc7GpuXhZXEuFyDpddJrYrQmAqI6sq"
+    "cIks4iURQjUoJsQTFeKsDDaE3ADXB5izc0DSAMsxpxbqKlbX8AetX+A1QCkQ3jImnVdXXO8PqfAXexAP4CXPQ8lyZMJN"
+    "uYXUXKHyAsq57XxDrfcf7s+9hTG5nuzvY2Vmu8njrJjvRwXArP0XBy8ORs9f7Fc9c0i4P88oKVmR8voYrvEVgDQB2Cgq"
+    "JrNL/B+qEg1WDwBMAb5CYI1XAXbZMWQUxShxmXz23u7VyF/RG8D80RUmNRRCGHhdZAjGwHkxUWfa9aicFFQSETywIhpg"
+    "aDhNbVid2FfKHMtaIFEN3SjtUIfolt7h2r8CGn6Kb0rBwhr8E+xpSdea2eOmsk1ZFBIdCMohRsvRdq9xNN7qFUd4460t"
+    "dPJzipFJztNMmzjk5ZcmCu5IhAJAH23oVd4N10snWJ6Uy7T/nkaXJNzUM+RSaQ1u1nPvxg8AX11UIhKq+bzB66HAl0xs"
+    "UM57IB0oapd1cLGe0JFzazJnE76infY8lXgzuXoj6pmrYi0tkwR8/YbW4DGTI9tuqZlHPyOZsA92aMaVWO8G0x50jOkW"
+    "d7elU68asNRarwM3wtlN+06G0Idix5nH7yZxh4yWXcOU/S5BeX09f5fxLczdbmPBHmQE03sDwEuxwpaId9elJoyToKM4"
+    "6ZF6WzJElWecj1+NLO4zslMLqeBWa+XDtUHOuTaHn/zHORX+50WJzuMW6d2fRZmzh9iofV4BPFobUcUS8rX1oWoJv3RO"
+    "bX1Ge86CfV2JoIeCIpdith1Q7XjJcWze5IFlFPxExmxnlVpLiCWy4lJDylduwnM7MI1YF8nCG1aMMuGGDPxnXDFwhmzn"
+    "D5PT77aJqupsZG7eh1Ijura5tOPSb1OTesga57nxNyA9HK1bV6pdshiQ+kTtIrAtStcuCdVusYeiYuNatksL23A3+P0u"
+    "BWu7HKMEQWXreoIeaVnawxIXp+s52qX47JnOL0Ef1PkeuEDt2iJVqedYpf5WdG9fw3aptCuMPb5bA4d1JP0bFbVtAYGE"
+    "7qhbbryegOulNUXzlsq6VvVSOSsKDjkG2ZNEepr7UnNxmkEUHLBIbZbHxRGNGzz8UhFYBKcfeis2bjn31MUC3akvA7c6"
+    "hWsrtZfSnL5/0poGb3AQBDg4TNhGORPnlW0x7qEhxDmur7b61dW6T6ddjbGVguoj7lb/Vl1Jry/4+Josm5fxRy15G9tq"
+    "IWPSE+qd2MzO+3LrjSspd1Zu74DY93orCg+RdO7Va3FPDY1H3tBwKq4V6qmvv6NB4ba3n/HUoHhqUDw1KLoNip5ehEMy"
+    "rpuwb7Io2/d7E7s2I7jJfce4T82H3ubDrmXkHYXc5sAWisQurMV5cJ8K3OS9Ko4FRLDVXQLWI5ON9CLOG885yA/eCdDd"
+    "QFFQgUz6QAcetVtAEAucpt0qjPdjoNfFtFsRN0AROfPY0F4PHWNhNhZHAnjDzYu814ng8LXEXX2ROk2rDY9Q0uGmIwwj"
+    "h7whCm/hFjrcbYSqsl+fLB1abiLZFPz4jt0Xt8LZ3Tcc1BsUcQzccwhwP5RaCZAU7WZEDqJ4TkiKPu8gIsSz0TMssp6d"
+    "P6t2xCFfh7wrkTYGYYOj2uxJ7+LTWI7hywPeJkR7nbJlTN9+kPxttGnjZJ/2rVnFLT9URWq5wmLJbU/F8qS16b6EsmqH"
+    "TferrCxs76tyVxAaCLbUqhjjnfZu8ThUqd5Ib26p5OP7E7h9lGNlO3pBX1X+1/GPo5ejt4ksaSj0wiKGFFhQJOwq3M7q"
+    "UQmDtkW98xdPmQjZb20vjty0nmq8j3sJO4qlu5vunL+rBAKTco0B3jTp1fKaLI8LTFvVUl0aX+FmO11/IPQY66WdF6Ux"
+    "mGGQmvgasd7O9ZLbxBeThBLaaimnGmA5rTaDYuHNwn5PI0/TZmist2zyBxccS+t9bv5ea+3HR9rfSTs7u2WLa0h38SLR"
+    "2nvr1lKHKTIq6oeLDvJtWse1cJmNvJawwHlLPamdwa8vyEM2XC99qjieKo6nimOTioMh5nKFsA8XPuu8smulQbGTxhP+"
+    "aL9bffEw63KPGuF1y5QGA/fh/U7I153X4r57TbkRBuxO7YBgY+6dId8uNnILKOzRzkOvRG2HG/vMxbrl+rr2YcDhPYpg"
+    "+5VBh7AvalQo+kJOegjNVbV2K6GWM5WsqDQ+iqL23epFkdBBEQy5tPG3HOIHCKo4tN/84Lo4r7l5C0dVmUsfZUj2nxw/"
+    "M6I+hAN1OX39Ux1dMlxf656m3WJ3l0J3p9rkFpvqFD2z2QOUIPzNJn42Tx9csNAx/vCiXVYmkf3gKOBFMBYmnV2B0Frm"
+    "ebK6+LeqQazd87LixH6B1zBf5BtPYQm69sqlxMB+ZIPXhqfpxuLFJNAr4G7RQQRst6LDs2+5DJTzR3Tb5Jk2NGNS6/nd"
+    "oF6R8cV+0fRUZjyVGY9fjf+Pyow6iduUsWt14aKiG+Z3KyseHMPdml/78COwuh6qPVASvQdWq2TZJOyzPQiCjivi45UO"
+    "xYU95+jtxx//95//wqNRwISvKauZzD956d7bVpwbtXT09ayLU/oBBBidZ072pKhxpK6s8exfHYxfjunwt5te87djnfmy"
+    "qr63bMNaGfWcEmAPYqsOqbErKSF+vCvpbAE8VwiKxHhpu5ZANBQJeNBQjGtdp2n9wSsdrFBcInROo+ooieq0gzG8em+h"
+    "o8zu6tEzTvK/P53NtNr08DNrnwetpQEol7cb4DmeQnHw+GDj3W+SPfZkFSvC3l0oiUrnjV5vLZ6mAZ74ZgeWwi9S47k+"
+    "FII+rjfN9FjT4fJmB6vV9KyLjkgFs4OWz1+zgxegoUMthuR5JwxIbcad5MkGWFmV5T9w51dyf/kJxD2BuEcE4rqZo8oS"
+    "B89fvHz13fd/+M8f5DSE+EW8dWGS3V7bflq4+CoOhA2UgmNfH4TaIfr0+W+dgRpHOPKpQIMLCjLu1BQ8Omc4vjOIIRpN"
+    "4yU2+A6aOWCPI/+drzzvRv2egHG2BuqceUjb+YAFvqi+2JzjPuu9yYuGSd+yRXOKx9gkkrZdg74JF9ExR+44W3vYo8bG"
+    "U/MQpkKhaviQk4qOLvL3KHq1nqITbwI87Q0hYqTCmD4JQbIAf9AUvGp5KLTisPz1rEFHb9HgkfL9D5tIx24+b7DNVNlz"
+    "fvD0HuyZRUwI7QACxTdI8Qobj4A/HGxAQCpK4C0nMdP26xLPr0npu6BqC+mhPdvEnjMkxbScNwioyyNv/ucvttRGIfFA"
+    "Hm1EdVgtnzKDCJDOoE1aptAq+Rpzf7cB8wbSPs5HMByP/KF9s+4EIx73kBaw3WKBO3yFd/WsGtT0VJwNir7fTBpW5iiN"
+    "oHFcGn7NQufs6AAUYM+7Q6p5YoYKEw8/2w71ArF2c8P9jLY06eqAxKCNukMqo/DRaXXGzSFtuAIG+AgktIW5jNOuJVZ1"
+    "tc/+yw2s8X39thi8NUUyeiv2xfH7n95/OhkegprO6WMpZJrPPAYZNe3Qr9n92V+93ED41ctiAHOevPvy8Y5JzxrfXmIK"
+    "pYmqw87rT7b8ObwvISfuW4jmp162b8f7167d2QFc1lJP/tA/04eyDBU9S8g1NOfFkM2GjyASeEy09ktlTFVI/83/AXxL"
+    "cex4nK1X0XLbthJ911ds1YfYU5FJmrR3KnU643HdNHdqu+P4PmU6JkSCEmoSYAHQsibuv9+zC0hW4qRPfdCMQAIHu2d3"
+    "zy6LophY1es5TZejX2k9nTQ61N4M0TiLp2+01V5FTSEq26jOWT0jtdI2Fl6rZku163u8KTpjNUXnukCtdz3F7aAb+n0b"
+    "187SGjs67UNJ/wvYtTaBwq3pOtqstSVFUYVbslo3gZIZdIQrZlSvdX07w5vNjLxuvQ7r4zn50ZKJtDFxTUXxZ8AFwCe2"
+    "h2Af/ffd5QVpe6c7N+hyOoGJg4pmaToTt/DpSv81GmDtrHtV/vANTBfcdD0O9TqqRkU1nxDdwfREx4vyZfliOilA249f"
+    "FQXt6Gloud2ZLu5nWkI5bBfUOLIukm5MLGHxT5PJ13nzZPIvEwzor+nU2ehVHSeTgq7gVJUtO708Pz+5+JnKsszEVXTk"
+    "PFWFI1mB3BAbN0ZChPQ9ILrtU0pnVH2YutvpnKIfsZoyT1gB9u8K2ymMda1DkKjstraqC7xXe+881h+mt8Y26RQe99gP"
+    "r/frtbExQybMVplu9Lqky/1/JJICqwy4t40Nx00O7zR1KkQS3lzLjmFrCUremDuNpMvEPgtk7ACXVXh01S3/1DVYsCFK"
+    "VrXUdmoV5k+ozPn37MOUywgW36lu1H8/A7G3egtbYOagPN5F7Yn3hAX4TqeKSpI2cDZLTGGjscds4+6egBLo1e66igYP"
+    "YsJH1jup1YCs8aux1/IaxCOK2Sv2aJHKAxctdetg1BiMXX0Op/xCuuj7oVPG0uXv128vLyoKCu6hfoGlbD4MFPGfajia"
+    "XDpi4mYcH+OdZfOwxRu17JANtbOtWVFrOoTIU6NbNXbxWEqbsxAVadlMDmY2dIGgpBj1rtGkUZvbx+jXynuDyuYDgW2A"
+    "+xWXcjl4d6etsrWuSg7AWndDRRvnb0MCEVeY+gsHgcKlONEPETHfk5QSLumUgrW1YVmQdAxJjiqUDB7d+CQxDdJA34P0"
+    "18cSk86EGA69kewMO/Gx+p5zjir+U7EtJwRBQJhs2CB9kNs1WDkKEVmwQsQTHuP0auA8FuzeNBCD4ySuWzfuQ694bxIX"
+    "pptFN1ldFL26L3LGXFTzzBnK29asbtWh5WPkXOPSznmSz12d/YI0cW0bNIMg7VdwbanqWznXjtD7CMfYr3NloWyqA29g"
+    "1CEqj6VVFEsV6/WuNiTWvwlN0BLzKBmZQqyneDDFE6lj1pYsG481JfYmFlOV7zNG5EGrej1LXBi4WRkOHBohCEA87/bh"
+    "ChJ85gumu01xsKU6TvEKuvbw/5N6sJxipIZBKy9xSpzB6R/TgfnFyfnZT1XS7zNOmRrpHSaTB/lDD1nnWDSx6LWSwniY"
+    "PKAX7X/Y/QJvH/YKzE++xboaWV0r/DtBRBpRM0mBLBkzWWRjOVrQrACL8fQwW71mWdRNKcCvGfhJwj/Q9cGJJ8XC9yAc"
+    "cgqF70NcgDMtuf/+jwT8/Q+M3JvAGnXT6EHbRtt6m+wfkFFw5iPD0jWoD+6zrNqIj24SMu/jdpKw/8MEVVhqb1UniJZG"
+    "3D6IZ/veAhDTcJvIrZUFdHA+7uoIDXyVEF9+K0RE02tE9VMCPLwduA8VRd4hubgBRs1qxHbucL5jHEn+GzYjsXmCFqYZ"
+    "gNOWS4a7kdpVCaWNC8lbyeWsywbv5KL1dgf/PcOn/TeqBQE3qO+dvdlNtneWDypxtjFNmk1Q9UtYL7SzGQmJBGkuQU0q"
+    "tUI1YLFm0RHBbJxOgWlNFDv/GlE3iP/s4JTsrN3YNbJ1qWnjTYzaLuAsCgQqD2ulVaoV+lB26tVjOP04xETZ28clHZ1G"
+    "3xWn9JzevX3z9uL6eAEib0SU2QuWp8BOZ7zXrySW2vfGqgx3vV/REUCuz67O/wllcjlGRF+n5i9+p5xCKznMWVAAFh9F"
+    "aTd6HX1xusLCJWysWTCgcTsBT/NbCh3blRrS/EBA8tF/VI+X7D1Xj2gFGgXyTIZw7oLSplFjuTClY5u2ZetFaSVj+MxG"
+    "wsjx0wtxOcdYxh9+gLEg35ItTsMZhbXbBFHjjIyq18KpTLVJgycH4xHf9v5XDCm/nV29+wONaz9OK5mVk2H7Ig7iQ4mR"
+    "/uxe9UN30HUYaT9FD1vCSMwA+Fsd3CdcfHzjqTz65Ir9BMMkyKBltzJVfPbuhKrT4/A8usY9P7Dl0AB8CtF7Dr1cjQ4p"
+    "rvJTcRczCyv0Z2/hTf1WthVFHrXCIXb+wgLwlcbHBzSXe0KGRCuLGoB8IXuILzjV6m772asyEt+DMFYoiTRbJunKBTD/"
+    "4pDLnyRP5mwZ2MrJ/wHVMwL3"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8645,13 +8680,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8664,34 +8700,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11629,18 +11702,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -11940,7 +12014,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -11974,8 +12052,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12434,8 +12523,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

@@ -14,7 +14,7 @@ from burgee.render.embedded import pack, unpack
 from burgee.runtime.program import PROGRAM, Program, replaced
 
 
-def program(documents: dict[str, str] | None = None, **facts: Any) -> Program:
+def program(documents: dict[str, str | list[str]] | None = None, **facts: Any) -> Program:
     """The stand-in program (no commands, empty documents) with the facts given (by
     `Program`'s names: `name=`, `commands=`, ...); `documents` (`{"schema": ..., "skill":
     ...}`) go into `data`, over its own, encoded as `burgee gen` encodes them."""

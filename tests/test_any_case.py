@@ -168,13 +168,13 @@ class Color(str, Enum):
 
 
 @app.command()
-def paint(color: Color = typer.Option(Color.red, case_sensitive=False)) -> None:
+def paint(color: Color = typer.Option("green", case_sensitive=False)) -> None:
     """Paint."""
     typer.echo(color.value)
 '''
 
 
-def test_typer_s_setting_is_read(tmp_path: Path) -> None:
+def test_typer_s_setting_and_a_default_given_as_the_value_are_read(tmp_path: Path) -> None:
     app = tmp_path / "typer_paint.py"
     app.write_text(TYPER_APP, encoding="utf-8")
     out = tmp_path / "typer_tool.py"
@@ -182,8 +182,10 @@ def test_typer_s_setting_is_read(tmp_path: Path) -> None:
     assert made.returncode == 0, made.stderr
     assert "case_sensitive" not in made.stderr  # NOTE: read, no warning left
     tool = import_tool(out, "any_case_typer")
-    done = tool.invoke(["--color", "GREEN"])
-    assert (done.exit_code, done.stdout) == (0, "green\n")
+    done = tool.invoke(["--color", "RED"])
+    assert (done.exit_code, done.stdout) == (0, "red\n")
+    # NOTE: Typer converts a default given as the Enum's value, as it converts a word
+    assert tool.invoke([]).stdout == "green\n"
 
 
 def test_click_s_help_markers_read_as_click_reads_them(tmp_path: Path) -> None:

@@ -422,6 +422,28 @@ def test_a_static_reader_says_what_it_cannot_know(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "source",
     [
+        "import typer\n\napp = typer.Typer()\n\n\n@app.callback(invoke_without_command=True)\n"
+        "def main() -> None:\n    pass\n\n\n@app.command()\ndef go() -> None:\n    pass\n",
+        "import click\n\n\n@click.group(invoke_without_command=True)\ndef main():\n    pass\n\n\n"
+        "@main.command()\ndef go():\n    pass\n",
+    ],
+    ids=["typer", "click"],
+)
+def test_invoke_without_command_is_said_not_dropped(tmp_path: Path, source: str) -> None:
+    """A group whose body runs when no command is named: the tool shows the usage instead,
+    and gen says so at the keyword (it was left out without a word)."""
+    path = tmp_path / "app.py"
+    path.write_text(source, encoding="utf-8")
+    made = burgee("gen", str(path), "-o", str(tmp_path / "tool.py"))
+    assert made.returncode == 0, made.stderr
+    line = next(x for x in made.stderr.splitlines() if "invoke_without_command" in x)
+    assert line.startswith(f"{path}:") and ": warning: " in line
+    assert "a line naming no command shows the usage" in line
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
         "import click, os\n\n@click.command()\n"
         "@click.option('--n', envvar=os.environ['WHICH'])\ndef main(n):\n    pass\n",
         "import typer, os\n\napp = typer.Typer()\n\n@app.command()\n"

@@ -1105,3 +1105,55 @@ def test_without_a_home_the_cache_is_never_the_working_directory(
     found = boot._cache_directory()
     assert found is not None and Path(found).parent == tmp_path / "tmp"
     assert not (tmp_path / "~").exists()
+
+
+#: A wide tool: enough commands (handlers, each with a list default, and table rows) for the
+#: collector to run several times while they are defined.
+WIDE_HANDLERS = "from burgee import command\n\n" + "".join(
+    f'\n\n@command(effects="read_only")\ndef cmd{n:03d}(name: str, tag: list[str] = []) -> str:\n'
+    f'    """Say hello ({n})."""\n    return name\n'
+    for n in range(300)
+)
+
+
+def test_the_collector_never_walks_the_code_while_it_is_defined(tmp_path: Path) -> None:
+    """While a wide tool's module is defined (the runtime, the handlers, the tables), the
+    cyclic garbage collector starts no collection: what the code makes lives as long as the
+    process, and each young collection walked it again (a fifth of a 500-command tool's
+    import). Afterwards the collector is on, as it was, and runs as usual."""
+    tool = generate(tmp_path, WIDE_HANDLERS)
+    script = textwrap.dedent(
+        """
+        import gc, json, sys
+        namespace = {"__file__": sys.argv[1], "__name__": "tool"}
+        with open(sys.argv[1], encoding="utf-8") as source:
+            code = compile(source.read(), sys.argv[1], "exec")
+        started = []
+
+        def seen(phase, info):
+            if phase == "start":
+                started.append(sys._getframe(1).f_code.co_filename)
+
+        gc.collect()
+        gc.callbacks.append(seen)
+        exec(code, namespace)
+        during = started.count(sys.argv[1])
+        defined = len(started)
+        for _ in range(2000):
+            cycle = []
+            cycle.append(cycle)
+        after = len(started) - defined
+        print(json.dumps({"during": during, "enabled": gc.isenabled(), "after": after}))
+        """
+    )
+    env = {**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # NOTE: the first run compiles and caches the code, the second reads it
+        found = subprocess.run(
+            [sys.executable, "-c", script, str(tool)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout) == {"during": 0, "enabled": True, "after": 2}

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1242: the first handler from handlers.py
-#     line 1348: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13390: the tables (commands, groups, errors, result shapes)
+#     line 1277: the first handler from handlers.py
+#     line 1383: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13480: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -786,7 +786,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -819,11 +820,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -834,17 +838,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -915,133 +949,134 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM5OTUsc2tpbGw6MTg5NAp4nG2TQW/bMAyF"
-    "/wqh0wrIw865FdmlwDoMDXYyfFAtxtYiS6pEIc2G/fdRkp0EQy9xZJCPnx6f/4gp+hyS2PW9EJJ/Rp8dCSn25QnWOEwS"
-    "zj7qBMppGGcV1UgY+a01J4Tz+FkMshcJVRxnbvwRDTfSjK2Z/ymCRdE4g4KgiHvd2jtFDNC5JkBGX7j9Bc/REALhOwEr"
-    "ee4aLSqHEY4+Llw83MoZONk8cd+zYkEFP1++QXmzg8fD/ukJLJaBjV2byVCCX565NLxeuDxh4PuQj42hErPYdx6krPm9"
-    "3mEHiaIJstzeTQijSihBRx/g1Sp3avKffCDjnbL28gA6B2tGRZgq8CDZ2GXhsmb16nI/yC98h150HXlSlkd3nfPrYZAu"
-    "WyvFo9aMWkjgbGiu3taKJIoVvTgai0JSzNi82XZxkzdV2UzOR+wK/jbp/tU277kuq4zymSDipKLmgbAWFT1X+61ZDPEb"
-    "4bwrigdiR9SRDWdGk3jr7tJWjxtqqzwyOxbS/8nLVqFt9M6b65buZq0gSwVZ1Htn0U0031Xsc4thkSv4N6RbiD+gunGs"
-    "abgD2RwQJ8TAI6w/Y+RnDgEr3EqVK1V25i1fnV5Pm8lfS3o4/8gZ0dt3VmSNmyr20cREq15X87cptcMmdCinaw75a+Yo"
-    "ouIFFs2PAsKY0XviHIrq499/BeZVOHic1VXBTttAED3DV6ysHqgUSODQg28VLeqlalV6iyIYvON4Yb1rZseCCPHvnbHT"
-    "YBJQzYFDc4ji8c57O2/eTPaL2Abemz9kH1JRYQ1ZnlXMTcqn0+sUw2EfPYq0nFqCkqcns5PZ4fHJdH18kvGqQcmKV9dY"
-    "sDw3FBskdpiy/CErne9/OMa6j0SqgSWjAa6e8hOTC8vscRMAIljJe4upINewi0GiZ4pnOJru4ubAYgmt59wkhmCBrHGh"
-    "afljl9i9yvL5QlEjg1f+NfxVjB4h7BB8ttaA8S6guXNcGa7QdLlpCFnKMz4KLFjrNBP8z0Hd/evJfLHYTwhUVO+osMjI"
-    "SGFQ2lrKncoM4bL1QAbvG8KUNCwlvFuL+tLf0CO3DJHwooCEIzr1HVjQtUmxZa1NkdUZmr7Tq0nmXe1YcSGsfpRCuWFw"
-    "gXGJJJVtQqH1PntcbHOec2yMNAlJjOGSqQVLvuQi+Mwfmq72ILxtHaEVtk2jFiNcw86uTPLt8h2Nw3jP/3bNb/W/nFRl"
-    "uaUgvZNf0F1OrZCwAQKO9DLUWo/sUM/WcH/hMSzFVPmO+NvEp9JUHT4l6sg3eheVMBai5TPJP822Be8KHK22jnz6Hzch"
-    "Idg3DNnf6XqO9i3edSILGBuP6tRukI4kH0Nbq543iI08+njXtattpDrVlx17vedpP3ivm6ADkCu0wd22Y0b8iygo9TVy"
-    "KbR9hyZGUQS5M0fpKPFLw67szQiGcz1nrjyEm2SA5E/FGgTZK0o2BGZqRy78zg57c10BXUC2kzRi72ndvGIQwnLcOMpB"
-    "JAwFyhgWMiUQknTEBKjFEAeXpRCbnjQ3v76eXX48UtFjWSbkFwevdsHV2uPZoODZcGW+nnI8SDme6Wd7DLWuEVP4B+Cj"
-    "8PF4nNVYTW/bOBD9K4QuSQBZSC97cIoCRT+2XbRN0XSxh9qoaGlss6ZIlaTiuoH/+86QlKxYbhBjN7ttTjE/Zjhv3psh"
-    "dZM4raVNxp9uEsUrSMbJEmSdpEkJtjCidkIrHHyui6YC5Tj9ZrQnZUo7VnAp+UxCxl7wYslyb+3TNCNbOROWuSUwW/MC"
-    "RhZqbriDkhW6qrgqWc3dkuk5rsGFtdELw6uMvVbXegWMey+MW5bXG7ckr/DNrYTL6g17TPafsNHoi8WJk8fXXDbw5CRn"
-    "a4Em8/g7RyN/XF2+Y3r2BQrHKu6KpVALdMidN3+C1oWqG3dVLKHi+QUTjnFl12As0wrCdlDXIHUNOMKsK3XjUpbfTBK9"
-    "miRj5kwDKZskJXecfmdZts1Ttl5qCyyn0Tx4BnSGe3fe2ClnBmwjXTgRokCYctUeGAdCGmaIGiGBTsOGzhEBbBAthBNX"
-    "R3fCWZDzs4w9ZXMuZOMXhKB2555zaf3BwRhtaASnVkKVk4RGK7CWLyD8QNTQ5XYbAeZ4TjX6DkYz+IaIFbqEC5ZPEosE"
-    "aSzZmiS8IK58NvC1EQbQak6JRxBCjhRm89MUgSKGtIyQQuECp5lpFKMV2aHs2whfi41lcA1m01pJKX7mo7IemO6MlhCR"
-    "GhkQ4CDIisax0woczzCRqiCCXhxyGjLHPrx4mSNxF+h0xouVP/28kdIvPTt43NFoRunPKSiLVFAbLxs7Dux642OmvIgI"
-    "fYwj/PD0ROzzyD6hUs/MjpSEGQNUX4aq7ZE5Gd8kblOTpAOdcBpFVoNxAlDxN9ttmvT5eI8N27QrE4VulBvUiWc0GtKI"
-    "EtCmDBkolij9wiEBU5xEda+LbKIm6ndxDZhozTTRmPnTU/pQFhy3Ip1UyU3ZTqyXAosMJg2q2m3wJ24mKIM6YsU4ffvs"
-    "fdqCfjZmC/Th0+SN+IVm4YuZPRaxZC5k+Ec4qMKINihu3EHFDNfH/dYZLDTJthvgxvDNAK6XZI/47tFkpyXMOap7vBf5"
-    "md/op7BST8mqdlz2zjvDyIGrgYOnJUITKOJlRzj4vbZv0pcCogMvS0E7uXzfiztMH0mWWKhugXWH+f2DkyoCg24TKCBl"
-    "qW2QCjw82cB34OjNMBuemb0ZrGuwAENTnq2Hp8j7wSmca+sbJia4bZ20FtvtU8yacBJaldgdWyKC+2zZNx8RpfxzhZ3C"
-    "N+OINS8vldy8wpMlY9+RCE/8B4vwNYThiLMoUT3aIf93q/vCtsBNsRww6T1C6Dx/YpGmjuX7GhIMyY+5UVHcCwM1G6lf"
-    "UuExkiF5BsrCCBaN5AbbS42ZsTSMmXmwEhHyckSNEAulDXwuuIV7VIq3PpVUJFDmFBtZpspE2we1gkheCa9u7GeXc3+B"
-    "HAinG1LYIZPtdN/nldM143OStb8D+t4Y70p9n7R9XwxtoqY/U9W6xJLU3TJJJ0eWpsPlh+4SB7b8uPgkcU+v5Pj0/qQV"
-    "x4kSL3WyGYrsLfcvgT8/vPHzY/b06tnr10wC5T5cLUqxoOveF41xl2y2weXxpaHN0eo/jPT+qT5SE8WVJA/XGIUCxP94"
-    "CAGh6vwfNhVJnYxobcW/fZagFlgZhrkf3K6aUIHJkXfeiWZ3weq7+O18P6EtLR5GMncT9D8kU9uBb8P3jgqxFN9jC6MK"
-    "ipMpgacW4CtdykqMjc0kV6vAr1NdB6Dk5oyVTS0FvRHsL9ncHqw3UbxHdKa2Jd229kqvPanRmIsS9zmhMEE1FXFoBUAf"
-    "J6Ree3k0NUZ362YVutWPRecN4BEaJb429+mLz4kPeKEB/+kivmzISviQgK8/Yaw71CE9u+7h4YrWdZQzeDcs/XuOxVLe"
-    "GY5Uf+h+dzcH/h9Vh6AG0H0g3g3f4fQ64Kp95Pub6pr7p37qL6sodhxCwYkKxn6rgTkYUAWQPAVKmwbD/hMqsWaFhvxH"
-    "FsVufyzIcOvRQsQ992szu3Nx/6UihkSoWHaa+4gDNmP/aeIso4Tp+dyCO9hQKqFERVo67xHrvH+f+/GWR70tj87pb0iG"
-    "+b/fXQ5AdVeMFMt9G+rHPmsw0WFjSlneddTsjjtYmqg48Q+uwXSKEE74Ggr+05fn6QWjPd0dGTsXt/jePYR7B0kXfzx1"
-    "POMDKBRd1qD+0kaWvbXb7XT7N+L70ql4nO1cjW4buRF+FVYoEBlYyY6TS3uyG8DIJT23cRLELtoiJ8jULiUxpnb3SK4d"
-    "Xc5An6ZAX6AvcG/SJ+nMkPurtbWWr4dc4QNy0P6R8z/fDEl/7oVKmlSEvVFvb/ikF/RivhRwYcUneyEt3LgU2sgkdi8M"
-    "9+DONNNzISZafJ9JLcwkXdkFvfD8D0+GX8MLkTChlql1n525oUYsTLLYBswIrsMF43HErIxWDKdiM6mEYf1EM2PhCdcR"
-    "k3Ga2Z3hd/F38UsOH4TJcokfacEjw+xC+I+kZdKwubwUccDWBmBXCxHj21owDv/iJBZDoDHJLDztjT73rF15huF2KlMR"
-    "5ZfXQW+ukilXE67npjf68DkXz2Dw0QBzQc+uUrw2Vst4DtdeKDDEjCsjmrLgsbkSml1Ju2BACPvT6ds3TMSXQiWpgDtA"
-    "fASUHbg3OLvkKhMklgGbEW+RjHcC4t6xxw28RsMk048itOxCrETEpiuWcg3EWpiOiL4OKtR77oOeWSTa4q2khRkRZ0vg"
-    "upfzijIZb+TRjY3kLjmoGz9GtZCa+5GY8UyBMeDlThtRA9RqSUzK7WKzXK+0tIKk4iWM+g5A2ZbZxAt1RM+nKws2k8zg"
-    "RSaXfA5v8SySCZIollMRRQJNzCSZDkHynIF/2EeGxUg+qMzggO+Ozr4d7AdsOBwGYH/GMVfMBAoSQCTN5w2pwmYkptm8"
-    "ZHCaJErweDOPoKorZjUPxZSHF8SDjEG9MVdMaJ1oU5/HyqVISMl+JtDmVOjNE4U8DoUi6nOf4zO0I7sAR4PrFfhwmMTg"
-    "hSCfcz/PuSOiodMl/1Qam6cDqZ53IgTMqKJTkG9JQbgA8w6BKuO8YZYp5dRg+CWoEL3l3Jvi+5evzll/bwT2AOpcSvAv"
-    "UHwMepsLN4MFJYCSvXW6lxqcmFQqNYikvrNtUuyp04j2x5A9zxpwRWQ3pgwXYsm3MJUUHNgx5sM7i5IwWwLLFEsw8njN"
-    "PjI7YEXGQkxFonQWx+j7NTJmUqjo7rGOQphjIWA5M+hmg4FSSzNijsokVisiFeIVyMM6HUeJtaBFknCNGPEpVVxuEXrd"
-    "bE4Z4PsJ3QeduxAbwvhsppPlRmlMuQ0Xd7UBGMmbLVcKWKeA/VpiOPksoyDXRuCC+rWj5NXx65c+Jbqoj3orkoWSeIWJ"
-    "sZ9bMIYioWYk0ob1fkymZgsPJB16nkcMAxBxgSl4QIojflBQqLkkxpCZO9HTnU6UcTMA7lMFmSrawtTrFLo8QFLJUy2m"
-    "fwcRkOpVN5qUSq4gUINtZaEFZHFvwlBClfFyhWM2SbqRROxsjThwhu8zIADusjdHJy/r4d1APulrkQpu+VSJnQPvKHEy"
-    "TSLUcsymAl8TYKPnEHdhmBwARucEMIwTO9honfCVMFWcsdpClJ6HlUu+FcLBfQXg0xU+2oXgnnM4IlexC24dazOpjUUd"
-    "GAJWCeGmC5Af68dCYMZfY9fN6U240BYpFVIfDAjgBoUwXaXcGASIDYVhjLtf6M4nRYgXs5MX78hGzC4iEvRDOQNuOxnP"
-    "Mky3ARxCX4o1Ugo6WAKip9jUzYKJswEJbxv44/0JWMkzh89vmNXcqJkmnXSiJi9r7qMhPwaVMuKT7KYLsDultp4WDOEI"
-    "oQs7xWFY//TPx69fD5fRzmYiALnnybOSSNmhy4TPsfrgRUQwfGW8UyC+bSbJ/kzxeYDJKPCyD1i6SnVCJQikLJ8EHFlX"
-    "6IhA2RTCywHL4kggCKDCAGk1OKyWEdZykCaF5UMYCco5xKFlvekgG1ZsAConef32dA/+A2mCc4fci+oorkBG9GWSWB8s"
-    "N8gjMlWK1RCI6TTw4CynLiiKR+RU6iQmCOWiXT7uDlNJPKcQC7eInAo4RRgRQVBFpFwGrZKBwM1WwmT2JmB7hF6xUt3B"
-    "vBVi7YKTMBf0AfFiCDAk2yVPSWxI5FJGkaKiRQM+hwr4Qgh8Cq9CVWggqpNwvaxE5IehuO3AKKQC+HYW0M86fMYJct/P"
-    "H53vAEKbgzCwIqlDXKyxDcQoK3/I1XKSRFBWgLlYDUPY5ELERDqZR6EmV973D3+UywmU8tr++DxgH47fnJ6NA3Z4ePr3"
-    "0+fPqfLacfW8yKAmAkZERAWe1GwKsr8QwNgUpACmpZLkAlK6vBC1qsEkRYGGPYOVAwiY/oh7iTUfRjjuSEWGMiA9M5Y6"
-    "BNjWgBnslQATOSyeTFA+XrnPaaDD3RseIsxF0+BOpji78y7OfPlJGQwJwTrWDTFimUGfxFCMXztVOUpnCeIWQrCEMxIn"
-    "X+mUIUIt0H96R8z9bmJgz24KKEDThwj1HLEjdui+GSF2eI7jORxcIGL2AeHq2KtvE74lSyMXNTeg2sDlWrRdSd/5fgeY"
-    "NRDZr+PGEUoDlLmCTB9LswBLRzomDYgKg2BTRCkww77DxOwNvMvpHSdtsJAYLdqA5UAlAk5HsIGD/2GrwNfBjlC0MPBU"
-    "pw7gyF+Vj93rkvoeJfajLgKR5nPaGtwEmiiUP97/yoUg1MSMSyWiIXal8nxcbUlRd22t+fYC7zpqQKIgPBc1qn5AjnEV"
-    "ok7FbAbxG22kEB/cDbmG+gMciBpl0wQDOEL1ZlOM2nH1yujDuD2xUXKAb8dNel9RSw/CNrFT6Rc12oKNVkdiedec6qdu"
-    "zbFHEQZAskFSjcukMLah9Om6OxNflkMi+m3+s7ewNjWj3V1MG77UHSZ6vhtpsIHd/b39vcHj/d2ioAcTeDsj2XmSXfMO"
-    "G5Aa3EBbKSjTJRf4fwiZBkgG6xCgfPR6vAuVzpJe4lEkkQGu3lU+bmXwNWU5tIO6GThxU7ZCdyQZD9eocfL+3ChBgCSy"
-    "r8qTvL6ER2Rz7Y9w9tZH11XFfXDT5pPkI+afg1qstErktl4xQC/T6+IG15qv8BrTYGXi8kXs8lUeuA+CUtS3a8u7ZauI"
-    "0I1bHjRYzUcYXzefgCV41Y/R9O9gNmQI12i93GamlTjq3G3mDyqmduYADxnI3q3PIIba1geQTfQK023lae65aOagI6la"
-    "pN6UDFFV0jD+8tXoxD2+HueixzDaa1TVlGKjCURR7PHmCXfisgBcuh8TSjETyFHIn28H5z91lrqmisTu/lIaA8ROIijz"
-    "IYLHIZXiQi8htvveS9ExzpwosWLgmGMpzLhwXyQaACXCDC0tm9gkSqAKIeF7uE54Beu2RF+YlBOSp2EnfkwazK8z+XBf"
-    "DMnyAYPGG4flO0geBaqfIyDfbhEus1VjrlvdKPt/a4bSML0ts1wtV+KolOjW/eUOiayZA9FCb8kg15VE61bu1iZ7VxTE"
-    "DvUQjloSKOTM26+HGXMtUjaI7481Sre4uR+G+XJNMAAM55niGgBWqiFk4O0Kiz8rhvErnR1BjJzHgB4HITet7caigybv"
-    "jmtOSBl56wskgDSg+eFc9a4Vrny0NYqL6Tu0Kk5tkq4tGZFBiP8XIPUWPIs4wgoBzf6OaKkdEdl63rohu1TwUGVVNkdB"
-    "J/X1iQcQ9ACCvkg1/rpBUJEKz95+8/bHV8d/O3mJQVKHw3S1PQryCeNROegjlo/5i4GdXNhrCu6YS/93aGljPm3CJZdS"
-    "J5TmNoOmW7PkGmzCAIy5Eo0iXtWTUBnSi1txphTlvjukysqc+HnTjXJFjTsDONpvZVS2rssTDuiMs7+8f03PR+zo9MXx"
-    "MVPCUhcbmwWRnGM37mMCeYc2GHFQCPbTbKK7Ajr0Pdrd08RzfvvV3cDcWd6+xVXBTGODDxv+jsP6oktOaLcFVC/03mB9"
-    "M4sS8bxqwy0IaXnroM/21np0fpsLkn3TJpcvEDa1JMAHQPEAKB4AxVaAAkMzBhEXnL/96V9KJQH760//1ir6zfaIooj4"
-    "7FFjzEe/IKRor2vuGM57ZRBvHaoatGmJ2Ifq9UprqwBcC+FNA8yLsLvk4byfXaflDUIlJX/wzZQRrfmmgV+XIiwSsAgG"
-    "Z1PF4wuXmvtuJY8rtdphUZYqieu7pmtWzuJfaFGHljg7tkPqfZAu2RpXu3vlrmV/qRK3bypLQR8uzBdzZLH8Pru925Ld"
-    "vdvyDWrHbaYSUb72htRgr8DtW9emsSmYtNxGyM1ztyGiUxymsAyNWnXL+9Qs+PIwRDN33FARPICLB3DxAC7uDS7yjFNd"
-    "uSkCbR4ni6h4P8zhlgLKBR03D6NZWDnHr38JZ0NOa7Yk8l5EfbRv8WgHAA8YzPqim1L9cGM+qyx/tyfMRn68xl1MJPvN"
-    "DZGOiaylNeLS2eYZbs9XjWR3l5Wq3CjaV6rogIE7EHHAzv3JhBcn3/znH//Ezczg31d0rgxUUjkrce8mRx5jGkpqw1Pt"
-    "qVqLWcUv/NmOYSQuvRfsXuIZPTqudd3etnRjjauyKo7n1GX1Hu16fV+fPzpVbCsHe73itEcxoNU+wKi4m49hYHInroBo"
-    "oQUeDZC4q+y7uDzSQ1sh9QXuOsMdd3Fjf+IQPr230FFmmxpL9WNos5kRXY8refPc67aIdvMAj3Hf6N6XB9Bu/5LssSXl"
-    "ehG2rnF1rsrOqmYHluI+pK2AZVk2vGXZrAQV92jQIhWOHbR8NF06CYiGfsDwm+qeQG7scA1ZOAMsrKpsILqWJ9E4fkC4"
-    "Dwj3C0K465mjyBJ7j/efPP3q2e9+/zWfhhC/iLd1MOj3jjffZnl8ZXvMB0rmYl8bFtwi+rT5b5mBaocu3T7+/jkFmXyf"
-    "M2523xneGsQQl8dyiahsr54DyiWhmz95vB71WwLGpl7SuFKG5D5QLSZw+/AkTCJBE1asun3fa8wyME8AEwj0sEzJcFdz"
-    "bGSEMluA2SihcVN1mmjrd59zNs3mQwqhfn5XgtQm3+8wOaAMmFTxOZ6FAHsjXEYHI/ID8P54qAGlNY5taPGRiK7RQbVT"
-    "hYgnXYjAAgH3Y6mItttPhUf2vgZDdBOBhkKb6BURR5vy8RR7be71krBCyNPNhJxVmMOzaSjnSISSDhqhSAB70RQOfB8w"
-    "I1xK+jCu0VEvRCs0fNWNBr/W6ofIDyGQQmTUsvBbm7y1bq3Q8OzrLhqBQvMC8aRdE4mnBg864G7+yEkB38PAXiOlLJCr"
-    "LrF/R01ojkcHDJaxfkB3sAmRL52WVw0TbFT+tbk7aOAIq0Ccj8oPPJxAJ8bzsxZu3AM6HUGb/PxxLen/rsbVYlWjpqXx"
-    "UKPoWTdp+DiA0ghqB7siMAkqfKE+nPpmOlHtJnYQaVSpG+ivdTC+QA+jGiJKXLcArNoSW/lRzqBZbdRcFM/7WhEf0LEl"
-    "YMAd1sD4NOeybpP19kqV/Sd7m9k/Lr9m/RdWq8ELtstOj/94/OZs5wDUNKEDG8i0++sMIKO6HVa7NtXZn3aITmfFx6wP"
-    "c569fH9yy6Tj6/8Cf/wUMXicpVfRbhs3Fn2fr7hVHixhNbNpky1QuShguErWi1gOHBUtUBQeaoaSGM2QU5JjWY37Qf2B"
-    "/YH+2J5LUrIdu0mBfTDgGZGX55577rmcPM8zLVo5oYGXN36j/CCrpaus6rwyGq/n8fWEKtNrPyYnha3WJHRNXtU74m20"
-    "VI10NDSWnMcvwtakdNf7UUE/OEl+rRy5jWoa2q6lJkFeuA1pKWtH6VwaPjhgHKO7pl+lfxulpRtNyPaasHyr/Jry/L0z"
-    "OoCxUtRktKT/vLuYkdTXsjGdLAZZZdpOeLVQjfI7JHQpf+2VBdy3O7/G5hfFN/8gb0LchAW7WulFLbyYZETX0rpIxvPi"
-    "RfF8kOVg7dsv8pxeSy2t8LKmxY4WvV1JSUtrWloDUoNtRbc7ptqQNp5kjciA/F2WPduflGX/J79ZNhVYjiTbPQugdC3T"
-    "FhAF6lfqWuoxPdoeq4HVVpLAnwZ/iPjsGZ0a7a2ogC+ny0i4cFR2kbI9Td2ujOkq72hpmlpaGsrGyS2HHIdzD2COHKEO"
-    "a1SQV3fWvJcV0GlAahqHsw9JLAGUqfoxAIsppHVgmnEkAOWY+iAv4YsE9DFEOr04Pz+ZfU9FUSTBlIHKMjcUngDJ+dr0"
-    "4SB5g7Sb3WMpjan8MDCbwYS87fE0YHngCWF/L7GcXF9V0rlQuv3SpQAbWCutNRbPHwYbpeu4C69brBcreXheK+1TyBhz"
-    "KVTTW1nQxeH/kC6FgAdsDBwnmUB2I5wP3UJmyYlhKbPzmosh9iQfuSQB0HlI1SwONQndtKRlI1Zu8ilWUwsefRiwjwD8"
-    "tWh6+fsRON7InQu66oTFbx7q4DXuGNTHXXmZFIsiByEBrtIjhvvEka5ay1bsTy6hIdDlHuRkgm25MY5d9a0MP6McqG3K"
-    "lfM8jmaBMxcSWpMQkdKrp+IUn9eTvOkaoTRdvJ2fXcxKcgJJb2NL6RQHAQMrVCH9mOiQmR1zAZU1mpFiiVVi0UAuldFL"
-    "tQpdw01by6XoGz8KnscyhVVpRszVTpiPUbVYxNbUkiQ8a3cnj0pYq2Q0BscYuInY4gr0IbxB6EqWBZdlLZuupK2xGxeD"
-    "hFS4IDMDG8eh2NF2HqI48BUVGd1cAG2l2C6DXl306RI9hVdXNnpvDXHIG/D/chTK0yjn3f1sotnvXVmzBSK9kv8pGcsJ"
-    "NYYrpt0WooL4K7AydB6CWKH4MR7HaUXHQg+xW1XDk0fR9HamP6hA8FpCH6IIoJtHU0Sd5624yZN4ZuUkcYb+1xW7fnkf"
-    "ee9Zdtz7jyWTQlxOX0ExZrl0kuOhL1bIciGqTXTJHgOSd3GK50LvUDe2RpBrUKAn2zDPF8JX630fBQW8CeTBgtSd0yRi"
-    "8TzAiwHehPZnS0puc9d/IYvIbTSHg46Cq0jB4zkwxE5eKi4nLg2gBVW+PhTRBUkwi8jCbPN7S8pRrKKTlQUVH3WJZuGR"
-    "6DqMwlC9SB/y/zZumMxOzqfflXFUTVlIFUTvsuw2/EO3yR7Za/HQShHa5Ta7xeQ+/GH1c/x6ezBufvMlnkvYirRaNCUe"
-    "TjT10F0HY0Qyew+GRaqa7TQNeraUzli/lxMuA6siBPyKA/bs8iEaql0HVw1KSyYVRrNI2bMSYJgOFODt/aaw8n1AEQO/"
-    "CEhNjBqsAjeIpg5XjYWM4h62yrG3jbkv0XiVN3YXTuNVLKNRDPaSgz1q0lua3zv+UYMzaIgl7AIC6/wxKipDv/78Swz8"
-    "Lw6MnK8w+5nUfdB0zUlvuYUZUeBAcaarvhGYbzcdbmp8WIz29TccLiV1VctO6lrqahdJ6NBI4PkBZxF0Cn+4REScvI4n"
-    "boz95VeBBK9aCb19nLxFph0P1jxPK0KXbFHsit2To+7jpJzRllesl8jkCWay5ADcUNzXPF7Fvn8pLjwOHRW6LM0Rle6C"
-    "2/VuH/5rDh/XX4kl6LuCH+3xJj0y3nHaKIIqa9Aabn9wqQXQB5IYRoxEIdIkFDS6arg0klizjoLB10ZGGpd8JQPOX3t0"
-    "NGozvrcrrHwgxK1VqLE+RrJoXUwloA0DX6wwN1NSL54f+s72nY+Und090vDU2yY/pX/Su7PXZ7P56BhEXoUhwlmwhzpO"
-    "OsV7GboD21ulRQo3PzzREEHm08vzT0WJ1+DoZNnTF5JwZaefX529mb6Di/6CCXEaXoXxNeYxWsc5VK0FX6dhqDydNmCl"
-    "KvBlMb0Rbdc87ewxOEiUrvAYgN7Upmjr8i/uRrGf3p7MkdfsIaa3fE+KV8M4VrlGbZCd2HdggrWCjVGuP4ctnXY0v/j+"
-    "4vbV2U/n0yNytuIPgqfhHT7maD79aQ5M52LD9vnD5ZvwekIn707PztAijCZyVqsVq+y9AejwgSVwLl8lYWKfA3h33tG/"
-    "//wD42dMP/75X9vUXxx9CmHk5wF5M2NbeNJviTz+VMDH8ZgrqlfcQny/r63paNEIvYnQh3GiQVK7EdV91yi+L7i/hTpi"
-    "uKt7nvMZuPBwe+V5rxX6rsyyi3hFjTaSbOrpYn10beZPn0/d58MVsMj+B0hkimY="
+    "Y29tcGxldGlvbjo1MTU6MTAyOSxpbnB1dHM6NjcwOjIxODcsbGxtczoxNjA4OjU3MjAsc2NoZW1hOjM5OTU6MTc4Nzks"
+    "c2tpbGw6MTg5NDo0MTIzCnicbZNBb9swDIX/CqHTCsjDzrkV2aXAOgwNdjJ8UC3G1iJLqkQhzYb991GSnQRDL3FkkI+f"
+    "Hp//iCn6HJLY9b0Qkn9Gnx0JKfblCdY4TBLOPuoEymkYZxXVSBj5rTUnhPP4WQyyFwlVHGdu/BENN9KMrZn/KYJF0TiD"
+    "gqCIe93aO0UM0LkmQEZfuP0Fz9EQAuE7ASt57hotKocRjj4uXDzcyhk42Txx37NiQQU/X75BebODx8P+6QksloGNXZvJ"
+    "UIJfnrk0vF64PGHg+5CPjaESs9h3HqSs+b3eYQeJogmy3N5NCKNKKEFHH+DVKndq8p98IOOdsvbyADoHa0ZFmCrwINnY"
+    "ZeGyZvXqcj/IL3yHXnQdeVKWR3ed8+thkC5bK8Wj1oxaSOBsaK7e1ookihW9OBqLQlLM2LzZdnGTN1XZTM5H7Ar+Nun+"
+    "1TbvuS6rjPKZIOKkouaBsBYVPVf7rVkM8RvhvCuKB2JH1JENZ0aTeOvu0laPG2qrPDI7FtL/yctWoW30zpvrlu5mrSBL"
+    "BVnUe2fRTTTfVexzi2GRK/g3pFuIP6C6caxpuAPZHBAnxMAjrD9j5GcOASvcSpUrVXbmLV+dXk+byV9Lejj/yBnR23dW"
+    "ZI2bKvbRxESrXlfztym1wyZ0KKdrDvlr5iii4gUWzY8CwpjRe+Iciurj338F5lU4eJzVVcFO20AQPcNXrKweqBRI4NCD"
+    "bxUt6qVqVXqLIhi843hhvWtmx4II8e+dsdNgElDNgUNziOLxzns7b95M9ovYBt6bP2QfUlFhDVmeVcxNyqfT6xTDYR89"
+    "irScWoKSpyezk9nh8cl0fXyS8apByYpX11iwPDcUGyR2mLL8ISud7384xrqPRKqBJaMBrp7yE5MLy+xxEwAiWMl7i6kg"
+    "17CLQaJnimc4mu7i5sBiCa3n3CSGYIGscaFp+WOX2L3K8vlCUSODV/41/FWMHiHsEHy21oDxLqC5c1wZrtB0uWkIWcoz"
+    "PgosWOs0E/zPQd3968l8sdhPCFRU76iwyMhIYVDaWsqdygzhsvVABu8bwpQ0LCW8W4v60t/QI7cMkfCigIQjOvUdWNC1"
+    "SbFlrU2R1RmavtOrSeZd7VhxIax+lEK5YXCBcYkklW1CofU+e1xsc55zbIw0CUmM4ZKpBUu+5CL4zB+arvYgvG0doRW2"
+    "TaMWI1zDzq5M8u3yHY3DeM//ds1v9b+cVGW5pSC9k1/QXU6tkLABAo70MtRaj+xQz9Zwf+ExLMVU+Y7428Sn0lQdPiXq"
+    "yDd6F5UwFqLlM8k/zbYF7wocrbaOfPofNyEh2DcM2d/peo72Ld51IgsYG4/q1G6QjiQfQ1urnjeIjTz6eNe1q22kOtWX"
+    "HXu952k/eK+boAOQK7TB3bZjRvyLKCj1NXIptH2HJkZRBLkzR+ko8UvDruzNCIZzPWeuPISbZIDkT8UaBNkrSjYEZmpH"
+    "LvzODntzXQFdQLaTNGLvad28YhDCctw4ykEkDAXKGBYyJRCSdMQEqMUQB5elEJueNDe/vp5dfjxS0WNZJuQXB692wdXa"
+    "49mg4NlwZb6ecjxIOZ7pZ3sMta4RU/gH4KPw8Xic1VhNb9s4EP0rhC5JAFlIL3twigJFP7ZdtE3RdLGH2qhoaWyzpkiV"
+    "pOK6gf/7zpCUrFhuEGM3u21OMT9mOG/emyF1kzitpU3Gn24SxStIxskSZJ2kSQm2MKJ2QiscfK6LpgLlOP1mtCdlSjtW"
+    "cCn5TELGXvBiyXJv7dM0I1s5E5a5JTBb8wJGFmpuuIOSFbqquCpZzd2S6TmuwYW10QvDq4y9Vtd6BYx7L4xbltcbtySv"
+    "8M2thMvqDXtM9p+w0eiLxYmTx9dcNvDkJGdrgSbz+DtHI39cXb5jevYFCscq7oqlUAt0yJ03f4LWhaobd1UsoeL5BROO"
+    "cWXXYCzTCsJ2UNcgdQ04wqwrdeNSlt9MEr2aJGPmTAMpmyQld5x+Z1m2zVO2XmoLLKfRPHgGdIZ7d97YKWcGbCNdOBGi"
+    "QJhy1R4YB0IaZogaIYFOw4bOEQFsEC2EE1dHd8JZkPOzjD1lcy5k4xeEoHbnnnNp/cHBGG1oBKdWQpWThEYrsJYvIPxA"
+    "1NDldhsB5nhONfoORjP4hogVuoQLlk8SiwRpLNmaJLwgrnw28LURBtBqTolHEEKOFGbz0xSBIoa0jJBC4QKnmWkUoxXZ"
+    "oezbCF+LjWVwDWbTWkkpfuajsh6Y7oyWEJEaGRDgIMiKxrHTChzPMJGqIIJeHHIaMsc+vHiZI3EX6HTGi5U//byR0i89"
+    "O3jc0WhG6c8pKItUUBsvGzsO7HrjY6a8iAh9jCP88PRE7PPIPqFSz8yOlIQZA1RfhqrtkTkZ3yRuU5OkA51wGkVWg3EC"
+    "UPE3222a9Pl4jw3btCsThW6UG9SJZzQa0ogS0KYMGSiWKP3CIQFTnER1r4tsoibqd3ENmGjNNNGY+dNT+lAWHLcinVTJ"
+    "TdlOrJcCiwwmDarabfAnbiYogzpixTh9++x92oJ+NmYL9OHT5I34hWbhi5k9FrFkLmT4Rziowog2KG7cQcUM18f91hks"
+    "NMm2G+DG8M0Arpdkj/ju0WSnJcw5qnu8F/mZ3+insFJPyap2XPbOO8PIgauBg6clQhMo4mVHOPi9tm/SlwKiAy9LQTu5"
+    "fN+LO0wfSZZYqG6BdYf5/YOTKgKDbhMoIGWpbZAKPDzZwHfg6M0wG56ZvRmsa7AAQ1OerYenyPvBKZxr6xsmJrhtnbQW"
+    "2+1TzJpwElqV2B1bIoL7bNk3HxGl/HOFncI344g1Ly+V3LzCkyVj35EIT/wHi/A1hOGIsyhRPdoh/3er+8K2wE2xHDDp"
+    "PULoPH9ikaaO5fsaEgzJj7lRUdwLAzUbqV9S4TGSIXkGysIIFo3kBttLjZmxNIyZebASEfJyRI0QC6UNfC64hXtUirc+"
+    "lVQkUOYUG1mmykTbB7WCSF4Jr27sZ5dzf4EcCKcbUtghk+103+eV0zXjc5K1vwP63hjvSn2ftH1fDG2ipj9T1brEktTd"
+    "MkknR5amw+WH7hIHtvy4+CRxT6/k+PT+pBXHiRIvdbIZiuwt9y+BPz+88fNj9vTq2evXTALlPlwtSrGg694XjXGXbLbB"
+    "5fGloc3R6j+M9P6pPlITxZUkD9cYhQLE/3gIAaHq/B82FUmdjGhtxb99lqAWWBmGuR/crppQgcmRd96JZnfB6rv47Xw/"
+    "oS0tHkYydxP0PyRT24Fvw/eOCrEU32MLowqKkymBpxbgK13KSoyNzSRXq8CvU10HoOTmjJVNLQW9Eewv2dwerDdRvEd0"
+    "prYl3bb2Sq89qdGYixL3OaEwQTUVcWgFQB8npF57eTQ1RnfrZhW61Y9F5w3gERolvjb36YvPiQ94oQH/6SK+bMhK+JCA"
+    "rz9hrDvUIT277uHhitZ1lDN4Nyz9e47FUt4ZjlR/6H53Nwf+H1WHoAbQfSDeDd/h9Drgqn3k+5vqmvunfuovqyh2HELB"
+    "iQrGfquBORhQBZA8BUqbBsP+EyqxZoWG/EcWxW5/LMhw69FCxD33azO7c3H/pSKGRKhYdpr7iAM2Y/9p4iyjhOn53II7"
+    "2FAqoURFWjrvEeu8f5/78ZZHvS2PzulvSIb5v99dDkB1V4wUy30b6sc+azDRYWNKWd511OyOO1iaqDjxD67BdIoQTvga"
+    "Cv7Tl+fpBaM93R0ZOxe3+N49hHsHSRd/PHU84wMoFF3WoP7SRpa9tdvtdPs34vvSqXic7VyNbhu5EX4VVigQGVjJjpNL"
+    "e7IbwMglPbdxEsQu2iInyNQuJTGmdvdIrh1dzkCfpkBfoC9wb9In6cyQ+6u1tZavh1zhA3LQ/pHzP98MSX/uhUqaVIS9"
+    "UW9v+KQX9GK+FHBhxSd7IS3cuBTayCR2Lwz34M4003MhJlp8n0ktzCRd2QW98PwPT4ZfwwuRMKGWqXWfnbmhRixMstgG"
+    "zAiuwwXjccSsjFYMp2IzqYRh/UQzY+EJ1xGTcZrZneF38XfxSw4fhMlyiR9pwSPD7EL4j6Rl0rC5vBRxwNYGYFcLEePb"
+    "WjAO/+IkFkOgMcksPO2NPvesXXmG4XYqUxHll9dBb66SKVcTruemN/rwORfPYPDRAHNBz65SvDZWy3gO114oMMSMKyOa"
+    "suCxuRKaXUm7YEAI+9Pp2zdMxJdCJamAO0B8BJQduDc4u+QqEySWAZsRb5GMdwLi3rHHDbxGwyTTjyK07EKsRMSmK5Zy"
+    "DcRamI6Ivg4q1Hvug55ZJNriraSFGRFnS+C6l/OKMhlv5NGNjeQuOagbP0a1kJr7kZjxTIEx4OVOG1ED1GpJTMrtYrNc"
+    "r7S0gqTiJYz6DkDZltnEC3VEz6crCzaTzOBFJpd8Dm/xLJIJkiiWUxFFAk3MJJkOQfKcgX/YR4bFSD6ozOCA747Ovh3s"
+    "B2w4HAZgf8YxV8wEChJAJM3nDanCZiSm2bxkcJokSvB4M4+gqitmNQ/FlIcXxIOMQb0xV0xonWhTn8fKpUhIyX4m0OZU"
+    "6M0ThTwOhSLqc5/jM7QjuwBHg+sV+HCYxOCFIJ9zP8+5I6Kh0yX/VBqbpwOpnnciBMyoolOQb0lBuADzDoEq47xhlinl"
+    "1GD4JagQveXcm+L7l6/OWX9vBPYA6lxK8C9QfAx6mws3gwUlgJK9dbqXGpyYVCo1iKS+s21S7KnTiPbHkD3PGnBFZDem"
+    "DBdiybcwlRQc2DHmwzuLkjBbAssUSzDyeM0+MjtgRcZCTEWidBbH6Ps1MmZSqOjusY5CmGMhYDkz6GaDgVJLM2KOyiRW"
+    "KyIV4hXIwzodR4m1oEWScI0Y8SlVXG4Ret1sThng+wndB527EBvC+Gymk+VGaUy5DRd3tQEYyZstVwpYp4D9WmI4+Syj"
+    "INdG4IL6taPk1fHrlz4luqiPeiuShZJ4hYmxn1swhiKhZiTShvV+TKZmCw8kHXqeRwwDEHGBKXhAiiN+UFCouSTGkJk7"
+    "0dOdTpRxMwDuUwWZKtrC1OsUujxAUslTLaZ/BxGQ6lU3mpRKriBQg21loQVkcW/CUEKV8XKFYzZJupFE7GyNOHCG7zMg"
+    "AO6yN0cnL+vh3UA+6WuRCm75VImdA+8ocTJNItRyzKYCXxNgo+cQd2GYHABG5wQwjBM72Gid8JUwVZyx2kKUnoeVS74V"
+    "wsF9BeDTFT7aheCeczgiV7ELbh1rM6mNRR0YAlYJ4aYLkB/rx0Jgxl9j183pTbjQFikVUh8MCOAGhTBdpdwYBIgNhWGM"
+    "u1/ozidFiBezkxfvyEbMLiIS9EM5A247Gc8yTLcBHEJfijVSCjpYAqKn2NTNgomzAQlvG/jj/QlYyTOHz2+Y1dyomSad"
+    "dKImL2vuoyE/BpUy4pPspguwO6W2nhYM4QihCzvFYVj/9M/Hr18Pl9HOZiIAuefJs5JI2aHLhM+x+uBFRDB8ZbxTIL5t"
+    "Jsn+TPF5gMko8LIPWLpKdUIlCKQsnwQcWVfoiEDZFMLLAcviSCAIoMIAaTU4rJYR1nKQJoXlQxgJyjnEoWW96SAbVmwA"
+    "Kid5/fZ0D/4DaYJzh9yL6iiuQEb0ZZJYHyw3yCMyVYrVEIjpNPDgLKcuKIpH5FTqJCYI5aJdPu4OU0k8pxALt4icCjhF"
+    "GBFBUEWkXAatkoHAzVbCZPYmYHuEXrFS3cG8FWLtgpMwF/QB8WIIMCTbJU9JbEjkUkaRoqJFAz6HCvhCCHwKr0JVaCCq"
+    "k3C9rETkh6G47cAopAL4dhbQzzp8xgly388fne8AQpuDMLAiqUNcrLENxCgrf8jVcpJEUFaAuVgNQ9jkQsREOplHoSZX"
+    "3vcPf5TLCZTy2v74PGAfjt+cno0Ddnh4+vfT58+p8tpx9bzIoCYCRkREBZ7UbAqyvxDA2BSkAKalkuQCUrq8ELWqwSRF"
+    "gYY9g5UDCJj+iHuJNR9GOO5IRYYyID0zljoE2NaAGeyVABM5LJ5MUD5euc9poMPdGx4izEXT4E6mOLvzLs58+UkZDAnB"
+    "OtYNMWKZQZ/EUIxfO1U5SmcJ4hZCsIQzEidf6ZQhQi3Qf3pHzP1uYmDPbgooQNOHCPUcsSN26L4ZIXZ4juM5HFwgYvYB"
+    "4erYq28TviVLIxc1N6DawOVatF1J3/l+B5g1ENmv48YRSgOUuYJMH0uzAEtHOiYNiAqDYFNEKTDDvsPE7A28y+kdJ22w"
+    "kBgt2oDlQCUCTkewgYP/YavA18GOULQw8FSnDuDIX5WP3euS+h4l9qMuApHmc9oa3ASaKJQ/3v/KhSDUxIxLJaIhdqXy"
+    "fFxtSVF3ba359gLvOmpAoiA8FzWqfkCOcRWiTsVsBvEbbaQQH9wNuYb6AxyIGmXTBAM4QvVmU4zacfXK6MO4PbFRcoBv"
+    "x016X1FLD8I2sVPpFzXago1WR2J515zqp27NsUcRBkCyQVKNy6QwtqH06bo7E1+WQyL6bf6zt7A2NaPdXUwbvtQdJnq+"
+    "G2mwgd39vf29weP93aKgBxN4OyPZeZJd8w4bkBrcQFspKNMlF/h/CJkGSAbrEKB89Hq8C5XOkl7iUSSRAa7eVT5uZfA1"
+    "ZTm0g7oZOHFTtkJ3JBkP16hx8v7cKEGAJLKvypO8voRHZHPtj3D21kfXVcV9cNPmk+Qj5p+DWqy0SuS2XjFAL9Pr4gbX"
+    "mq/wGtNgZeLyRezyVR64D4JS1Ldry7tlq4jQjVseNFjNRxhfN5+AJXjVj9H072A2ZAjXaL3cZqaVOOrcbeYPKqZ25gAP"
+    "Gcjerc8ghtrWB5BN9ArTbeVp7rlo5qAjqVqk3pQMUVXSMP7y1ejEPb4e56LHMNprVNWUYqMJRFHs8eYJd+KyAFy6HxNK"
+    "MRPIUcifbwfnP3WWuqaKxO7+UhoDxE4iKPMhgschleJCLyG2+95L0THOnCixYuCYYynMuHBfJBoAJcIMLS2b2CRKoAoh"
+    "4Xu4TngF67ZEX5iUE5KnYSd+TBrMrzP5cF8MyfIBg8Ybh+U7SB4Fqp8jIN9uES6zVWOuW90o+39rhtIwvS2zXC1X4qiU"
+    "6Nb95Q6JrJkD0UJvySDXlUTrVu7WJntXFMQO9RCOWhIo5Mzbr4cZcy1SNojvjzVKt7i5H4b5ck0wAAznmeIaAFaqIWTg"
+    "7QqLPyuG8SudHUGMnMeAHgchN63txqKDJu+Oa05IGXnrCySANKD54Vz1rhWufLQ1iovpO7QqTm2Sri0ZkUGI/xcg9RY8"
+    "izjCCgHN/o5oqR0R2XreuiG7VPBQZVU2R0En9fWJBxD0AIK+SDX+ukFQkQrP3n7z9sdXx387eYlBUofDdLU9CvIJ41E5"
+    "6COWj/mLgZ1c2GsK7phL/3doaWM+bcIll1InlOY2g6Zbs+QabMIAjLkSjSJe1ZNQGdKLW3GmFOW+O6TKypz4edONckWN"
+    "OwM42m9lVLauyxMO6Iyzv7x/Tc9H7Oj0xfExU8JSFxubBZGcYzfuYwJ5hzYYcVAI9tNsorsCOvQ92t3TxHN++9XdwNxZ"
+    "3r7FVcFMY4MPG/6Ow/qiS05otwVUL/TeYH0zixLxvGrDLQhpeeugz/bWenR+mwuSfdMmly8QNrUkwAdA8QAoHgDFVoAC"
+    "QzMGERecv/3pX0olAfvrT//WKvrN9oiiiPjsUWPMR78gpGiva+4YzntlEG8dqhq0aYnYh+r1SmurAFwL4U0DzIuwu+Th"
+    "vJ9dp+UNQiUlf/DNlBGt+aaBX5ciLBKwCAZnU8XjC5ea+24ljyu12mFRliqJ67uma1bO4l9oUYeWODu2Q+p9kC7ZGle7"
+    "e+WuZX+pErdvKktBHy7MF3Nksfw+u73bkt292/INasdtphJRvvaG1GCvwO1b16axKZi03EbIzXO3IaJTHKawDI1adcv7"
+    "1Cz48jBEM3fcUBE8gIsHcPEALu4NLvKMU125KQJtHieLqHg/zOGWAsoFHTcPo1lYOcevfwlnQ05rtiTyXkR9tG/xaAcA"
+    "DxjM+qKbUv1wYz6rLH+3J8xGfrzGXUwk+80NkY6JrKU14tLZ5hluz1eNZHeXlarcKNpXquiAgTsQccDO/cmEFyff/Ocf"
+    "/8TNzODfV3SuDFRSOStx7yZHHmMaSmrDU+2pWotZxS/82Y5hJC69F+xe4hk9Oq513d62dGONq7IqjufUZfUe7Xp9X58/"
+    "OlVsKwd7veK0RzGg1T7AqLibj2FgcieugGihBR4NkLir7Lu4PNJDWyH1Be46wx13cWN/4hA+vbfQUWabGkv1Y2izmRFd"
+    "jyt589zrtoh28wCPcd/o3pcH0G7/kuyxJeV6EbaucXWuys6qZgeW4j6krYBlWTa8ZdmsBBX3aNAiFY4dtHw0XToJiIZ+"
+    "wPCb6p5AbuxwDVk4AyysqmwgupYn0Th+QLgPCPcLQrjrmaPIEnuP9588/erZ737/NZ+GEL+It3Uw6PeON99meXxle8wH"
+    "SuZiXxsW3CL6tPlvmYFqhy7dPv7+OQWZfJ8zbnbfGd4axBCXx3KJqGyvngPKJaGbP3m8HvVbAsamXtK4UobkPlAtJnD7"
+    "8CRMIkETVqy6fd9rzDIwTwATCPSwTMlwV3NsZIQyW4DZKKFxU3WaaOt3n3M2zeZDCqF+fleC1Cbf7zA5oAyYVPE5noUA"
+    "eyNcRgcj8gPw/nioAaU1jm1o8ZGIrtFBtVOFiCddiMACAfdjqYi220+FR/a+BkN0E4GGQpvoFRFHm/LxFHtt7vWSsELI"
+    "082EnFWYw7NpKOdIhJIOGqFIAHvRFA58HzAjXEr6MK7RUS9EKzR81Y0Gv9bqh8gPIZBCZNSy8FubvLVurdDw7OsuGoFC"
+    "8wLxpF0TiacGDzrgbv7ISQHfw8BeI6UskKsusX9HTWiORwcMlrF+QHewCZEvnZZXDRNsVP61uTto4AirQJyPyg88nEAn"
+    "xvOzFm7cAzodQZv8/HEt6f+uxtViVaOmpfFQo+hZN2n4OIDSCGoHuyIwCSp8oT6c+mY6Ue0mdhBpVKkb6K91ML5AD6Ma"
+    "IkpctwCs2hJb+VHOoFlt1FwUz/taER/QsSVgwB3WwPg057Juk/X2SpX9J3ub2T8uv2b9F1arwQu2y06P/3j85mznANQ0"
+    "oQMbyLT76wwgo7odVrs21dmfdohOZ8XHrA9znr18f3LLpOPr/wJ//BQxeJylV9FuGzcWfZ+vuFUeLGE1s2mTLVC5KGC4"
+    "StaLWA4cFS1QFB5qhpIYzZBTkmNZjftB/YH9gf7YnktSsh27SYF9MOAZkZfnnnvuuZw8zzMtWjmhgZc3fqP8IKulq6zq"
+    "vDIar+fx9YQq02s/JieFrdYkdE1e1TvibbRUjXQ0NJacxy/C1qR01/tRQT84SX6tHLmNahrarqUmQV64DWkpa0fpXBo+"
+    "OGAco7umX6V/G6WlG03I9pqwfKv8mvL8vTM6gLFS1GS0pP+8u5iR1NeyMZ0sBlll2k54tVCN8jskdCl/7ZUF3Lc7v8bm"
+    "F8U3/yBvQtyEBbta6UUtvJhkRNfSukjG8+JF8XyQ5WDt2y/ynF5LLa3wsqbFjha9XUlJS2taWgNSg21Ftzum2pA2nmSN"
+    "yID8XZY925+UZf8nv1k2FViOJNs9C6B0LdMWEAXqV+pa6jE92h6rgdVWksCfBn+I+OwZnRrtraiAL6fLSLhwVHaRsj1N"
+    "3a6M6SrvaGmaWloaysbJLYcch3MPYI4coQ5rVJBXd9a8lxXQaUBqGoezD0ksAZSp+jEAiymkdWCacSQA5Zj6IC/hiwT0"
+    "MUQ6vTg/P5l9T0VRJMGUgcoyNxSeAMn52vThIHmDtJvdYymNqfwwMJvBhLzt8TRgeeAJYX8vsZxcX1XSuVC6/dKlABtY"
+    "K601Fs8fBhul67gLr1usFyt5eF4r7VPIGHMpVNNbWdDF4f+QLoWAB2wMHCeZQHYjnA/dQmbJiWEps/OaiyH2JB+5JAHQ"
+    "eUjVLA41Cd20pGUjVm7yKVZTCx59GLCPAPy1aHr5+xE43sidC7rqhMVvHurgNe4Y1MddeZkUiyIHIQGu0iOG+8SRrlrL"
+    "VuxPLqEh0OUe5GSCbbkxjl31rQw/oxyobcqV8zyOZoEzFxJakxCR0qun4hSf15O86RqhNF28nZ9dzEpyAklvY0vpFAcB"
+    "AytUIf2Y6JCZHXMBlTWakWKJVWLRQC6V0Uu1Cl3DTVvLpegbPwqexzKFVWlGzNVOmI9RtVjE1tSSJDxrdyePSlirZDQG"
+    "xxi4idjiCvQhvEHoSpYFl2Utm66krbEbF4OEVLggMwMbx6HY0XYeojjwFRUZ3VwAbaXYLoNeXfTpEj2FV1c2em8Nccgb"
+    "8P9yFMrTKOfd/Wyi2e9dWbMFIr2S/ykZywk1hium3RaigvgrsDJ0HoJYofgxHsdpRcdCD7FbVcOTR9H0dqY/qEDwWkIf"
+    "ogigm0dTRJ3nrbjJk3hm5SRxhv7XFbt+eR9571l23PuPJZNCXE5fQTFmuXSS46EvVshyIapNdMkeA5J3cYrnQu9QN7ZG"
+    "kGtQoCfbMM8XwlfrfR8FBbwJ5MGC1J3TJGLxPMCLAd6E9mdLSm5z138hi8htNIeDjoKrSMHjOTDETl4qLicuDaAFVb4+"
+    "FNEFSTCLyMJs83tLylGsopOVBRUfdYlm4ZHoOozCUL1IH/L/Nm6YzE7Op9+VcVRNWUgVRO+y7Db8Q7fJHtlr8dBKEdrl"
+    "NrvF5D78YfVz/Hp7MG5+8yWeS9iKtFo0JR5ONPXQXQdjRDJ7D4ZFqprtNA16tpTOWL+XEy4DqyIE/IoD9uzyIRqqXQdX"
+    "DUpLJhVGs0jZsxJgmA4U4O39prDyfUARA78ISE2MGqwCN4imDleNhYziHrbKsbeNuS/ReJU3dhdO41Uso1EM9pKDPWrS"
+    "W5rfO/5RgzNoiCXsAgLr/DEqKkO//vxLDPwvDoycrzD7mdR90HTNSW+5hRlR4EBxpqu+EZhvNx1uanxYjPb1NxwuJXVV"
+    "y07qWupqF0no0Ejg+QFnEXQKf7hERJy8jidujP3lV4EEr1oJvX2cvEWmHQ/WPE8rQpdsUeyK3ZOj7uOknNGWV6yXyOQJ"
+    "ZrLkANxQ3Nc8XsW+fykuPA4dFboszRGV7oLb9W4f/msOH9dfiSXou4If7fEmPTLecdoogipr0Bpuf3CpBdAHkhhGjEQh"
+    "0iQUNLpquDSSWLOOgsHXRkYal3wlA85fe3Q0ajO+tyusfCDErVWosT5GsmhdTCWgDQNfrDA3U1Ivnh/6zvadj5Sd3T3S"
+    "8NTbJj+lf9K7s9dns/noGERehSHCWbCHOk46xXsZugPbW6VFCjc/PNEQQebTy/NPRYnX4Ohk2dMXknBlp59fnb2ZvoOL"
+    "/oIJcRpehfE15jFaxzlUrQVfp2GoPJ02YKUq8GUxvRFt1zzt7DE4SJSu8BiA3tSmaOvyL+5GsZ/ensyR1+whprd8T4pX"
+    "wzhWuUZtkJ3Yd2CCtYKNUa4/hy2ddjS/+P7i9tXZT+fTI3K24g+Cp+EdPuZoPv1pDkznYsP2+cPlm/B6QifvTs/O0CKM"
+    "JnJWqxWr7L0B6PCBJXAuXyVhYp8DeHfe0b///APjZ0w//vlf29RfHH0KYeTnAXkzY1t40m+JPP5UwMfxmCuqV9xCfL+v"
+    "relo0Qi9idCHcaJBUrsR1X3XKL4vuL+FOmK4q3ue8xm48HB75XmvFfquzLKLeEWNNpJs6ulifXRt5k+fT93nwxWwyP4H"
+    "SGSKZg=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8461,13 +8496,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8480,34 +8516,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11445,18 +11518,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -11756,7 +11830,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -11790,8 +11868,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12250,8 +12339,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

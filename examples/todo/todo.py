@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1213: the first handler from handlers.py
-#     line 1325: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13416: the tables (commands, groups, errors, result shapes)
+#     line 1247: the first handler from handlers.py
+#     line 1359: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13505: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -793,7 +793,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -826,11 +827,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -841,17 +845,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -922,123 +956,123 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM5MzQsc2tpbGw6MTcyNgp4nK1TTUvEMBD9"
-    "K0NOConoVU8Le1BxXVBBpPQQNmkbNs2UJLUs4n93knQ/PHhRS2mbybyZ996kH6z1OA6BXVcVY5weUinG2UIpkBBl2F6w"
-    "mlfMmhAp/ECvHA0cRtcYZ0KnFaDTgdZWhwBCSGsLSFGcQCvpt3MxkAFStOznQpSwHrSX0aALVAlip2Hq0GpITSmzPskl"
-    "gsPo21T2Sff4rgsbaDz2GXnA1JxtsO+lU0Vc1lXV/JJqVEyIwRv0Ju6KPJyoYmfajpbsFidITVwEQ3fIbAmTHBAiyjYl"
-    "uSJuQQTaG/B60DJCgx569HoGCDXqk9zXTrtSEWgDzt7oEquVWC7P9y1EiAXOGmMT5oU03T+vHyGtSSE1IW9UyGKz9qQ2"
-    "YUuTRtqgi2VlZkfJMtOn6eS3w/xZczday9md29hRaTjMtBg+s/quee3sbvZ9MrEjKqSIUv4soj6empNJ/aMlhfR8gqjF"
-    "1dwi9RRIsvbWHAN7g+bjlmI/mPR71YTxiJHOKf2DjNWfX48JJ3J4nM1VW2vbMBR+bn/FQQzWQdJcHrOnQTe2QZfRFcYI"
-    "YVWtY1udLHnS0UII+e87irPWq0uTDQIxfrDlc/kuR/KpVOpkthIvQlZiJcVElER1mAwGd8HZfrN67nwxUF7mNBgPx8P+"
-    "aDzYhvcELWvkLHd7hxnxe+1djZ40BjFZCdJkcPPQhAXy2hYcpjBkXtekneXlr6UkIAfKiXUqoZ3XtEx5aGMlJjNh3IKz"
-    "Sl2UYt7bUe29W0D0BVoCzXc430TkMhrir6kSNyFZpPqasApdgOv7HtJ7uey0eAOc/xo81sjIc+ehch7bfWZzrqHihry0"
-    "y2nOSyvBkZVMKJQkFI+JrHv3OGw0RqznXaHQNqSAa8PZN776l5f9i4tXf7FM6dw/UEL1NIJaUvkfCK5LhI9fpp8g1waB"
-    "knGlMyrwI7/K8CN0gTASjz+j9qiSl81QcGWePZ3KSvO5NTW5NAHXvdl8fmp0oANOp2SGD9bfOmdQ2o7XH2xmokImbHUo"
-    "UTUs2yS3iP/M1IPY/yru1JplUx4WmkrWlI3mqsft7U4blbN4QBu1armoLWGBvuPi9ZbCywAcf1T6tfcGY9tnYzQzUqdT"
-    "7oDCJt++O57JPXbJFVbuF0KKfmankI94VNrvVLqR6mSWEjYLLlIdN6fS8+J5zHf/+BJqDkSPNkOQkEUCacMCPVhZYYCz"
-    "m5wbQ9N0Aldv393wSc/AXZ4HpCcHv2L5q/TbHLYIDznH6ErvSBm1UkbDdD2e0MRrjxH9DUnS2ON4nO1YbW/bNhD+Kwd9"
-    "SQLYQvvVKQoUaId2aJehLVAMsVEx0sliTZEaSSX1Av/33ZGyI1tCEhcdEAz1N1G8t+ee5yj6NvHGKJfMLm8TLWpMZkmF"
-    "qkkmSYEut7Lx0mhafG3ytkbtBT8D20xAGw+5UEpcKUzhjcgryIK3y0XKvjKQDnyF4BqR49RhI6zwWEBu6lroAhrhKzAl"
-    "7aGNjTVLK+oU3ulrs0IQIQoIB1mz9lWIWpi0WcMLdv4SptNvjlZPXlwL1eLLkwxuJPnLuueMPPz+6eIPMFffMPdQC59X"
-    "Ui8pmvDB9wm5lrpp/ae8wlpk5yA9CO1u0DowGqM56mtUpkFaAecL0/oJZLfzxKzmyQy8bXEC86QQXvBzmqabbAI3lXEI"
-    "Ga9mMTJSMLK9iwanAiy6VvmYEUHAgAq9TZgWYg+uCDKGgYJGg10gRtcSVIQl7e7CSe9QlWcpvIJSSNWGDbGou7xLoVxI"
-    "HK01llfo1UrqYp7wao3OiSXGB0KNQm42HcCC8tTTf9AawO+EWG4KPIdsnjhiR+vY1zwRORPlq8W/W2mRvGbcdQIh9kjj"
-    "d3+5IKCYHls6KKlpgzdgWw28Ix203nXYbYFxgNdo11sXEy4eQkkuoLJL0DEcylD7IxaMV956OK3Ri5S6qHOm5vkgYuwZ"
-    "fHzzW0Z8XVLEK5GvQt5lqxR4yvNsmOh0esVdz7gWRwzQ6yAVN4ukeh9K5XbIDvGugvgQWEmQZx3ppJ4EQu64yFABkuJS"
-    "UmqPw8nsNvHrhmUcWUSvSVgNWi+RVH672UySPg0fYbCZ7EaDKIrBZHhVFKxV4VbH5pJ46RX2tjlvSaCDCF+iYKEwyYZd"
-    "SGOlX7Md6ram0ZUoc0NWlVxWyWLygLe35gZau6RZxnKXLg07SkG6orfsiYJ4sWT/0mPthgludjGEtWI9hITgWJ6Tuhuk"
-    "zEtjoTYW+3EuF+SjaEPxxI2LMgxg2kmzghyQkHn7YdRdHpqYl2wWQ6BQx6KAfMPpX/Sbfvgwff36bK9KNqf4znNW4xnw"
-    "aP6BDD5X3dQspcI41yqjingMMEfcMBHKZDsmuJeRFOSZyCbZrVB/9lgTBtcIie/ZfZjkhcYdX/cJKYtes2nq4RJt6PY4"
-    "UQ/YOHhZkGZ7L67ozEGhk7HWPwR05KQ7gpSHuEqW7g7crqLkM+Fw1+dOp2QpNB1G4bAPoSyK4kKr9VsCpY8qDU4a9Ne4"
-    "ty4LrBvjSWG95f4YUdL5gWje02KkyARaXUotXUUHn+FB2WpFBxINVRqhR08ZshlpwmH4dzpXbUFDfRs4pNIn65Z53Wx4"
-    "fO+G/FPr6D6ehuHzh7w+bY0eJ8f7WxI/Y/bI/Eu/P1W/97rq4F88pPPwcftomfPuvsoDeoe9+yDsqvtc4G9a3nO0oEe7"
-    "PMZyjkIf+bT/SSnpoKu/jrr/z1F3qIE45Rv+3hww9CPW5rrjCZTW1IE2fDYerQhG/6uhpB9x0HVhefc9h10o5CmJ5mdI"
-    "ZJTvP4UOcVI++OET0xxpiShGrpX814jQ2wtrQOpGhGvrhEYoX0aBlmiYyhpnwdRiiRZ1jnwFkHqueTHan/At1K7IUfi3"
-    "QMP+xTcl06NpRzYP394+7+Ulwq27K4lRcXCahYojNrNw06brCje1LB360VlfE3Frvvs961HlGdkoWcsHTJ73TJ4/49/w"
-    "fCyPn8o/ANV9NXItqJcksceddTvWUKOj4YS7nFfCityjdQFS3jCah+5eDMb0XT6PEXYsJ/6nh+E/nMDTc2AbEKUPRKYp"
-    "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1c/W4buRF/FUI4IDawkmXnoz05NWDEvju3thXEKq6B"
-    "T5ApLSUx3l3qSK4dNWegT9MH65N0Zsj91MaSncPBRZ0/gqx2l/M985tZMl9ak0iahZi0eq1u52UraCU8FnBhVajg6kZo"
-    "I1UCP+x2up0u/DJO9UyIkRa/plILM1os7ZweOPjLy8738EAozETLhXWvDWCdHuPMymTJLDfXDOhZdi0WlskEbvz1on/O"
-    "pjISnV+SX5IBPGHgkRuBdzs7+IbpfDIqCZjS+JudC3qcIaMhGy9Zu22s0oJtwQOD/lF/dDHofzje7gAvKrWL1LZ6X1rW"
-    "LlEq8dnCzwu5EGF2eRe0ZpEa82jE9cy0epdfMh2020gYnrfLBV4bq2Uyg2svPCwx5ZERdZl5Ym6FZrfSzplKhBNRJDci"
-    "UgsBvzBjQ+Bs3z3B2Q2PUsd+m03hb7gtk+2ARJUJCMC4yTSlxp/EBPW3dMIvuAZmLZAjpu+CEvde+qBl5kpb/Ek1CCOS"
-    "NAapW5msqJPhWhnd2shuzG3A8GU0EL7NtkIx5Wlke3S53cRUG01YMLPgdr5er7daWkFa8RqeCy0ClijLrPJK7dH98dIK"
-    "w9QUHmQy5jN4iqehVMiiiMciDEF74L0q1RPQPCenfGFYguyDyQwu+P5w8FN7L2CdTidg0honXE4JDCSASaLnHakkZijG"
-    "6awQcKxUJHiyXkYw1S2zmk/EmE+uSQaZgHkTHjGhtdKmSsfKWCgysqcE1hwLvZ7QhCcTERH3ExXHPAkZn6If2bk0DK6X"
-    "zIiJSkKD+rnydK4cEzWbxvxz4WyeD+R6thEj4EYlm4J+Cw4mc3DvCXBlXDRM0yhyZjD8BkyI0XLlXfHD8Q9XbKvbA38A"
-    "c8YS4gsMn4DdZsJRsGAEMLL3TvdQTRKzkFHUDqV+sG+iL9Z4RP9jKJ4XDaQitmskJ3MR80e4ygIC2AnmczgL1SSNQWTK"
-    "JZh5vGVfmG3wImMFD5EpnSYJxn6FjakUUfjwXEcpzIkQsEwYDLN2O4pi02OOS5VES2IV8hXowzobh8pasCJpuMKM+LyI"
-    "uHxE6nXUnDEg9hX9DjZ3KXYC67OpVvFabYDjT+XsoU6gaUm6chSNo0bCDvpnp6iYvOBVKY65ncwfTDBNfKDwKAJl09qn"
-    "EhPYFxkGmf0DV0buHDc/nJwek4dkdQY9JS9PkcQrPpmzrSxmMPmJaEpGrMXLJzU2j4h58hovc49hyiMpUH9tchWSB02D"
-    "vqISTNJZ2L7a3ogzbsCI8SKC2hg+IriqHLrKQ1rJivtcQGmxGNPI9XIznqJI3UJpAG9OJxZAzjczhhoqrZcZHOuX2owl"
-    "EufRGAcp/Ap+Ti5/fnh2XC0oCOa2tFgIbvk4Etv7PjQTNVYhWjlhY4GPCfDRK8j0sEwGLcMrgjTGqR18tMr4Upgyslk+"
-    "QpVehqUr9yXGIWEIQL5LvLUD5SSTsEehYufcOtGmUgOWBRsYgnKKkNo16I9tJUIgxlgR19H0Lpxbi4xKOQfhFCphvFxw"
-    "YxCS1gyGWfXbikVGFEFlws7evScfMTsEzOGWnIK0GzlPPFk8BuIIfSNWWMn5YApUT7lpMw8myVYS9kPjCUTJapWvqFhH"
-    "3aqpJptsxE3WMH2LhfwaDENIfJab2QL8LooeTRYc4RDBErvAZdjWxd9OTk87cbi9ngnoFbJyXSrd7K2rgwfY7/A8Ixi+"
-    "ND4oEFHXy/LWNOKzAItR4HUfsMVyoRU1PVCyfBFwbN1iIAJnY0gv+yxNQoGwg1oR5NXgslqCuNg3QpPEO7DSjUgQ+Rad"
-    "rAOJ2CMCjB1lHeOrLvwBbUJwT7hX1WFSAqkYy6SxLfDcIMvI1KWWUyCW08DDwYy7wFUPfAwklVolBNpctsvW3WaRSmaU"
-    "YuEnYqcEhxG4hJBUEZsXSasQIHDUCmDOzgPWJbycQA7bxro1wW4JiTCX9AFjYwowpNuYL0zWbscyDCNqkzR0BDqE7lPg"
-    "XXgU+lADWZ2U63UlQr8M5W0Hf6EUwLvTgP5ZBexIIIv97NbVNmDCGSgDe6AqqMau3kCOsvKfmVnOVAiNDLiL1bCEVdci"
-    "IdbJPXIzYZWGYvT2NxmPjAUU+ttBwC5Pzi8Gw4C9fXvx8eLggHo98C1M2SKFLgwEESG1lFKzMej+WoBgY9ACuFak1DWU"
-    "dHktKn2KUXlLCIpFf0fSWP5IeoldJmY47lhFgVJgPTWWZhIDfG8s7K0AF3mb3xmhfrxxD2ihtztfuYnAGl2DO50SKKXo"
-    "4sw3vFTBkBHsnN0SPZYajElMxfi2M5XjdKoQtxBmJpyhnH6lM4aYaIHx0zpk7t911O3FXQAK0PQiQj3HbI+9de/0EDsc"
-    "4HoOB+eImF0iXB16863Dt+RpFKLmK6g2cLUWfVfSe37CAm4NTG5VcWMPtQHGXEKlT6SZg6cjH6MaRIVFcAwTReCGWw4T"
-    "s3N4ltMzTtvgIQl6tAHPgXYAgo5gA4f4w+GE77wdo+hhU6WdOUAif1Xcdo9LmrQU2I/mFsSar2krcBN4olS+u/fapSC0"
-    "xJRDLxJ2cA4G6hotIE7lZ3TE/lEf7OELK6RH7FlwPtbq7OB0sGNVjAXHX/nx0Xf/OPpx9K5//sPJj6Of+mfHdHPHLZK9"
-    "ce8zfp1L9N0O3hhmaSgB/0FkkhcEtx7UHzIesIzVgx2g1eFvt56bFR7UXoIffCVBsTMYUp798TBcmWUehpjHcCSJjiqm"
-    "U1gOHR8y6gjKTLxQFjIN6oxr6KwgNdDQ0YC1adhVny9aactDsAboDYZbKdg/oztBAQrVCg5SGiluhOWd8L0WeEhpBuiu"
-    "5nI2R7VW6f4EKQArZmJd30M6SG68p4zefzjpfzgZfKyNp/iszs/lsIzb7b3sXa5wcQj6n2EYYk9B9SyG2Kiycnh0NBoc"
-    "/lgbyKUlVUOGE+uh0c9FjxfigPYj/GmfnbWPjrZrwh/9/biGxqzj6kHd/GAuiumASxtzFYXG1ROahFfJ0qCbEJgbSY78"
-    "LAmC9bvsn625tQvT29nBwPLzmY7Ss51QQxrZ2evuddu7ezv5FAqySH9KXup5dxNnnJpryKTaSkFgSV3j3xBkxjo/hUDC"
-    "woG/QvBIlIlH70vvNMrcT0QeUVUCMqS5fXWyAERc1BS3vJff4fs+AppuhthBFjcyfIx3UroBubAqeP7ul2K2ChD7bohM"
-    "8Jlj0orYNNLzP3Ct+bJ1d1c2/iXKlgkyzCVq4cePwme83uFNRFclGsUNHFeXbjhawQpTX7GgT3uN3GN1aLhREyNbYXhX"
-    "v6NQEHKHYUl/m7gSeckdejS3abNqaQS9Xj5oxJuFA5htABQ23oPSbBtvAEjRS0RxX3EisJGMGrRe1wxxVfAwfPpmdOoe"
-    "kt/7TxBwqzasyZDbyMEJuHT/GBFWGQHYQYn8l4zsnzpduOlcLA1WyVEIaR3auGSC8gM6HU1VSuqCh2OoqH6Wl3/zSJ0O"
-    "sQPliNkojl2V9RV8nC6hf4lQjkqJpBoXuPoDxWhBhvAdIUFiHA0ofW0WnJpFojTyZGh9xCYMiLAXGY0XrCDBkABrQwuA"
-    "iwelp11y55+FweexsEAOftPuvmrvvkZRCI/+Hpn8frf5Shq9F21UMmwzZrh/tSYMUcUiLrc+ILVuDBBKoKIp6bsvmQU2"
-    "WFcEHggWcur4OqU35KqZA48WHsrBZvChykgt3vOSdE8FvysBHWz0VyxwinNEohewNHGdkwhde5ImED3G9SZVEJ03Viv4"
-    "eYw5gAJ/9QM9b5555fCS3wsvGxHJSTKJ0lCwnHESpYYwT0/X4tz1eK9PH8VokkwdG30mgpVqKO/05GKwimf/vxFmnhye"
-    "oebvCjWrSz1Dz2fo+Qw9Hw49fVl05elxwJI+xvkF/jBMiNRWXWzjAlmtqwWS2zzdPaRCPl1EtSF4ojJRJ3nG9bUfMtIo"
-    "Hp6p4qTHDBplaQdE0x6NpjHjwIv4Agflz9Djebj1PNx6RhjPCOOJIAxfO3YfiS7wdbb7ByKLxny3ruQ8oZJey2+bT0gc"
-    "eFmghVbk/SBideOpZhtFBSG/3+f7YruNdm77ocomG4O81E14wDNL35fvG40c9c+PR/3z04/PmGEdZmgEAM/18bk+PiEz"
-    "luvjVzaotortuP9DFTRLXVlqLifLUlEtsnB12/bDa26pErAKsT+sCCNNN2Jf3+Tfm+4rheJJ1ekNq3KusCrR934LLh1N"
-    "cUdp9tmVP9Py7uzoP//6N25KBye/xe2P+F2sdMpm0+8ZX63XWSg2bZipVcrmEqfFtOQz/lRQJxQ33kN2brqdl26H1V1j"
-    "UPi1hmVd5Qe76g7Cw4b9mf7QXX48AOx2y2mvacA47erEEx14HjQW7qweMC20wCMeEncH/pIUh8FoS6u+xt2DuHMyqe0z"
-    "7cCr36x01Nm6LVjVA4zTqRGbHnTz7tmtbuHHg2cPW2AX9/92nx6wuf9N8seGyuRV2AiAIpHMIGNs1i3kbgee4l6kLZ3F"
-    "dlza1mirJbbgI6u9K9ORgp9N8pQTBz3fbVOEKEBH32f4TnlvJ0dkXy+zzgFzr/LyB9lZZeJx+AwEn4Hg0wGCDZUjrxLd"
-    "3b2Xr16/+dOfv+fjCeQvkm0VEvkzAPWnWZZfWZf5RMlc7mvCSY/IPk3xW1SgynFddx5j64qSTLZfHQ8tbHfuTWKIVxMZ"
-    "4+6YbrUGtFzmv/eV3dWs35Aw1g0ghiUsnsVAGV/jNvDRRIWCCJa8urEPP0xYCu4JYAJPdyByT3F3emJkiDqbg9tEQtOm"
-    "G6WtP0XA2TiddSiFevoOjleI721AHFAGEMWt3QqAgJ4RLqMDLtl/neAPFhswWu34jRafiOkKH+XOocTLy/W8ZBMqgIfC"
-    "HZ+A9ympF6uvdj4lGq82o5Gxj6cIUZOhmEg6EoZCA7oiEu744T4zwhWdy2GFj8amqcTKm+830T30NNcI2uwKV/78CJ4K"
-    "waMPoWMEn8PsWWGl6MjKfrf3QGVojucs6LOoX9CdAkN4Sf+ZQVSzc63jrNB+vYHwFjAF0iOMjyc56EB/djDFrbtPR0no"
-    "eIk/2ybpkDCeTltWuGloeCscvdlMGz7YUBtB5RRcKEM8b5SEJoDI88cYkWtH2OGQXgmcz6CThYs5AnkC6rlTT3EfG4iV"
-    "nXsN6pB+otIopEfHgg5HW5Hs0xkvEMCdbMEkMOMyqeig2taXxX/ZXS/+SfE223pnddR+x3bYxcmPJ+eD7X0w04hOt6DQ"
-    "7j/PAB1V/bA8JihTf7VJ7Ocvsy2gOTj+cHYP0eHdfwGikXEYeJyVV11v20YWfeevuKs82EZFNmnSAJWLAkbiDbyIrcBR"
-    "0YfFwhyRQ2kicoadGdoW4v73PfcOJbu2m6IPAjTknXO/zj0zzPM8s6rTM5pEV7tJVutQedNH4yyeLfBsRoqisVuKKmyo"
-    "NSHSRveRjMWL/3yeX1BjWl3Qr0FTXJtAYWPalm7Wmg1kk9W6DsQO6FDV9VRQplQ7q6diEagf/EofzcgPlkykGxPXlOdf"
-    "ggOIrclrVRPMk0Ntr3Xrel1Mssp1vYpmaVoTt4j4Uv8+GK8DfdrGNTa/Ln76Dp4FlwPAlk5HVauoZhnRtfYhpfqqeFm8"
-    "nGQ5CvLzv/KcPmirvYq6puWWlhydpsa7jtaIp8W2ot8eIwWyLpKuTSwQ7y9Z9kLcZNk/KB2MpQatudb8rvhealJw9lNy"
-    "np/FtRZj4m5JTHkeovOaDmGwmL+fX31ezC9Pj4D24gW9czZ6VcUsy+kylVQFKvtUFClEvy1TQiYGalxba0+Hug0anfPo"
-    "y4qj2bk9QIdUXKNBbN1790VXnEeIqm0DakBoRMedajheFOM3RmG/YMRoh7g5CPZeTmkQvqhYjCE+Co7ezc/PTy7eU1EU"
-    "IxNKybXMHckKwYRYu0Fc6Ftk226fcmRK5deJ20xmFP2A1YRbjxVg/yhhTmGoKh2C0Gxn2ijUAbbae+ex/jrZGFunXXjc"
-    "wV6t9H69NjaOkAmzUaYdPIZivv8vuZIA7mPjwOHJSZlbBXq0BvG7hhODKZfmA7dB7cp7wMXsB+nmPlW33HdDxqShplWr"
-    "MPvLko6DdfB1wmxC5NeqHfQfByjwRm8RE8Ltlce7CFKwTThG3dOuvJRpDNxb4Q9iNfaIY33sL1Rr3amd2xK8QaHCn7Jx"
-    "IjVhCp+rodPyGo1AV8csOcPjNP9wuNQNc34Ixq6ewyn+hkb6tm8Vxmn+aXE2vygpKKQrhIfbEQRoUg+qkHhK8ZALOuW+"
-    "Ge8shwkTb9SyBUsqZxuzStOJ5ta6UUMbj0TDmJ2QHsvhcpPHgI95pKV3nas1acjQ9p4VlfLeQMJ4Q+AYeGpYtQoM3rW2"
-    "yla6LLgha932Jd04D/UQEEmFW3HhoMVwih1dH8PsvliJiEmSFaKtDCug0DQk3S0xSnh05ZOW1qCFvkXx3xxJb1jHwsNs"
-    "hLVhp7JW34rClfyn5FhOqHXcLhtuQCdwvkJVDkMEG1ZhOuIxTqf6sBO7ztSQ2aN0jmzdsKeAYlvC+KEJKDcra4o6zzt1"
-    "m4/MuShnY80w9rZiIS8fRj5E5hyP/CO+jPsvT/8NurimCZrBMA4rpLhU1SZp4oAjLiJBzu9cQeIrEUJU1qE7T0cvz5cq"
-    "Vuvd7EjvP0rZoDnmXlrGkmI9wYMJnsi8swaN8nI/cxJ/qmpSgz2DREa0qtbTVBsW7dJwI3G+oyDo7/W+fUHIwPVDCu4m"
-    "f2BSHqX+BV151OHRfFimHKm+18pL31LtkPzPacPs4uT89JcyHUmnTKEKdA9Zdid/6G7UQxZXLDqtZFDusjscw/sfrF/i"
-    "7d1eqfnJK6xLqIn2VrUlFieWBjCuhxIimZ3oQhNNzfo5ntqsJL3zcUcknOyrQgB/YMCBZV3Q0OpaZFQ4NmqTHMZqzJ5p"
-    "AJEMKAGePhwHr79IFAn4NQPjknDVuMHWDL6ArdwIaqdDuj/cgpnJ/A2bPxnAtGnn4Mnwcligg+yCEPkQj9EzLbP43/8l"
-    "4Lc/MXJnAmvnVa17bWttq21Ktwezkfuf8khuTApxf4YnZLbjYy9hv/pBwo6m0+DA43A9Yuv5dMvz0UKYe4MGVKxljLrD"
-    "+ZFxZFSuuIcp9xMcjJoBmOQ8aHzGqd1MUTI8FpYL80dVN3gnjtbbHfxbhk/2V6oBe66gDrt4R45wvNNxoxKm1KbGxPGo"
-    "TEGYmIrEYSQkEqSZtCBpHN+dsFizZInc7jvd8I0Icf4+YMqME0e7XWJZuaGtxXSp6cabGLU9RrIYJ5wRiFYOXrXCKTYm"
-    "9frlfhb80MdUsrP7JR2+i77N39H39Pnsw9nF4ugYhbwSSecsWNQCJz3ivRHGYntnrBrhFvsVHQJkcXp5/i2UdAVN6pI9"
-    "czHARwAtzhYfT6HSJ/ifvhMKXMhPb1XXt88IKG85WA5bHAzt5gC9x2XCoTxb0HCFb4VIYe368hlnrPrw85Gv33Kxxt0T"
-    "J7Y1Ya3loyJg3bKwiAJ+Mwq5w4vZc574g4bO3sPZufKb3dcPaM4vvokrO189h/ng8wi4l7pz13p8KCeBXB1ZPb4F/wAE"
-    "0bOz3Nl2W2bZPN2b0kCNA/t0/+OLHF/D//JuKZeSIvs/+W3iyQ=="
+    "Y29tcGxldGlvbjozOTM6OTE5LGlucHV0czo1NzA6MjEzNyxsbG1zOjEzNTk6NTQwNixzY2hlbWE6MzkzNDoxODI2Nyxz"
+    "a2lsbDoxNzI2OjM2NzUKeJytU01LxDAQ/StDTgqJ6FVPC3tQcV1QQaT0EDZpGzbNlCS1LOJ/d5J0Pzx4UUtpm8m8mffe"
+    "pB+s9TgOgV1XFWOcHlIpxtlCKZAQZdhesJpXzJoQKfxArxwNHEbXGGdCpxWg04HWVocAQkhrC0hRnEAr6bdzMZABUrTs"
+    "50KUsB60l9GgC1QJYqdh6tBqSE0psz7JJYLD6NtU9kn3+K4LG2g89hl5wNScbbDvpVNFXNZV1fySalRMiMEb9Cbuijyc"
+    "qGJn2o6W7BYnSE1cBEN3yGwJkxwQIso2JbkibkEE2hvwetAyQoMeevR6Bgg16pPc1067UhFoA87e6BKrlVguz/ctRIgF"
+    "zhpjE+aFNN0/rx8hrUkhNSFvVMhis/akNmFLk0baoItlZWZHyTLTp+nkt8P8WXM3WsvZndvYUWk4zLQYPrP6rnnt7G72"
+    "fTKxIyqkiFL+LKI+npqTSf2jJYX0fIKoxdXcIvUUSLL21hwDe4Pm45ZiP5j0e9WE8YiRzin9g4zVn1+PCSdyeJzNVVtr"
+    "2zAUfm5/xUEM1kHSXB6zp0E3tkGX0RXGCGFVrWNbnSx50tFCCPnvO4qz1qtLkw0CMX6w5XP5LkfyqVTqZLYSL0JWYiXF"
+    "RJREdZgMBnfB2X6zeu58MVBe5jQYD8fD/mg82Ib3BC1r5Cx3e4cZ8XvtXY2eNAYxWQnSZHDz0IQF8toWHKYwZF7XpJ3l"
+    "5a+lJCAHyol1KqGd17RMeWhjJSYzYdyCs0pdlGLe21HtvVtA9AVaAs13ON9E5DIa4q+pEjchWaT6mrAKXYDr+x7Se7ns"
+    "tHgDnP8aPNbIyHPnoXIe231mc66h4oa8tMtpzksrwZGVTCiUJBSPiax79zhsNEas512h0DakgGvD2Te++peX/YuLV3+x"
+    "TOncP1BC9TSCWlL5HwiuS4SPX6afINcGgZJxpTMq8CO/yvAjdIEwEo8/o/aokpfNUHBlnj2dykrzuTU1uTQB173ZfH5q"
+    "dKADTqdkhg/W3zpnUNqO1x9sZqJCJmx1KFE1LNskt4j/zNSD2P8q7tSaZVMeFppK1pSN5qrH7e1OG5WzeEAbtWq5qC1h"
+    "gb7j4vWWwssAHH9U+rX3BmPbZ2M0M1KnU+6AwibfvjueyT12yRVW7hdCin5mp5CPeFTa71S6kepklhI2Cy5SHTen0vPi"
+    "ecx3//gSag5EjzZDkJBFAmnDAj1YWWGAs5ucG0PTdAJXb9/d8EnPwF2eB6QnB79i+av02xy2CA85x+hK70gZtVJGw3Q9"
+    "ntDEa48R/Q1J0tjjeJztWG1v2zYQ/isHfUkC2EL71SkKFGiHdmiXoS1QDLFRMdLJYk2RGkkl9QL/992RsiNbQhIXHRAM"
+    "9TdRvLfnnuco+jbxxiiXzC5vEy1qTGZJhapJJkmBLrey8dJoWnxt8rZG7QU/A9tMQBsPuVBKXClM4Y3IK8iCt8tFyr4y"
+    "kA58heAakePUYSOs8FhAbupa6AIa4SswJe2hjY01SyvqFN7pa7NCECEKCAdZs/ZViFqYtFnDC3b+EqbTb45WT15cC9Xi"
+    "y5MMbiT5y7rnjDz8/uniDzBX3zD3UAufV1IvKZrwwfcJuZa6af2nvMJaZOcgPQjtbtA6MBqjOeprVKZBWgHnC9P6CWS3"
+    "88Ss5skMvG1xAvOkEF7wc5qmm2wCN5VxCBmvZjEyUjCyvYsGpwIsulb5mBFBwIAKvU2YFmIPrggyhoGCRoNdIEbXElSE"
+    "Je3uwknvUJVnKbyCUkjVhg2xqLu8S6FcSBytNZZX6NVK6mKe8GqNzoklxgdCjUJuNh3AgvLU03/QGsDvhFhuCjyHbJ44"
+    "Ykfr2Nc8ETkT5avFv1tpkbxm3HUCIfZI43d/uSCgmB5bOiipaYM3YFsNvCMdtN512G2BcYDXaNdbFxMuHkJJLqCyS9Ax"
+    "HMpQ+yMWjFfeejit0YuUuqhzpub5IGLsGXx881tGfF1SxCuRr0LeZasUeMrzbJjodHrFXc+4FkcM0OsgFTeLpHofSuV2"
+    "yA7xroL4EFhJkGcd6aSeBELuuMhQAZLiUlJqj8PJ7Dbx64ZlHFlEr0lYDVovkVR+u9lMkj4NH2GwmexGgyiKwWR4VRSs"
+    "VeFWx+aSeOkV9rY5b0mggwhfomChMMmGXUhjpV+zHeq2ptGVKHNDVpVcVsli8oC3t+YGWrukWcZyly4NO0pBuqK37ImC"
+    "eLFk/9Jj7YYJbnYxhLViPYSE4Fiek7obpMxLY6E2FvtxLhfko2hD8cSNizIMYNpJs4IckJB5+2HUXR6amJdsFkOgUMei"
+    "gHzD6V/0m374MH39+myvSjan+M5zVuMZ8Gj+gQw+V93ULKXCONcqo4p4DDBH3DARymQ7JriXkRTkmcgm2a1Qf/ZYEwbX"
+    "CInv2X2Y5IXGHV/3CSmLXrNp6uESbej2OFEP2Dh4WZBmey+u6MxBoZOx1j8EdOSkO4KUh7hKlu4O3K6i5DPhcNfnTqdk"
+    "KTQdRuGwD6EsiuJCq/VbAqWPKg1OGvTXuLcuC6wb40lhveX+GFHS+YFo3tNipMgEWl1KLV1FB5/hQdlqRQcSDVUaoUdP"
+    "GbIZacJh+Hc6V21BQ30bOKTSJ+uWed1seHzvhvxT6+g+nobh84e8Pm2NHifH+1sSP2P2yPxLvz9Vv/e66uBfPKTz8HH7"
+    "aJnz7r7KA3qHvfsg7Kr7XOBvWt5ztKBHuzzGco5CH/m0/0kp6aCrv466/89Rd6iBOOUb/t4cMPQj1ua64wmU1tSBNnw2"
+    "Hq0IRv+roaQfcdB1YXn3PYddKOQpieZnSGSU7z+FDnFSPvjhE9McaYkoRq6V/NeI0NsLa0DqRoRr64RGKF9GgZZomMoa"
+    "Z8HUYokWdY58BZB6rnkx2p/wLdSuyFH4t0DD/sU3JdOjaUc2D9/ePu/lJcKtuyuJUXFwmoWKIzazcNOm6wo3tSwd+tFZ"
+    "XxNxa777PetR5RnZKFnLB0ye90yeP+Pf8Hwsj5/KPwDVfTVyLaiXJLHHnXU71lCjo+GEu5xXworco3UBUt4wmofuXgzG"
+    "9F0+jxF2LCf+p4fhP5zA03NgGxClD0SmKSd4yo3hvoNkV3+XdZfjf/DRQiEb1F+MVcWebhebfwG3N1ZHeJztXP1uG7kR"
+    "fxVCOCA2sJJl56M9OTVgxL47t7YVxCqugU+QKS0lMd5d6kiuHTVnoE/TB+uTdGbI/dTGkp3DwUWdP4KsdpfzPfObWTJf"
+    "WpNImoWYtHqtbudlK2glPBZwYVWo4OpGaCNVAj/sdrqdLvwyTvVMiJEWv6ZSCzNaLO2cHjj4y8vO9/BAKMxEy4V1rw1g"
+    "nR7jzMpkySw31wzoWXYtFpbJBG789aJ/zqYyEp1fkl+SATxh4JEbgXc7O/iG6XwyKgmY0vibnQt6nCGjIRsvWbttrNKC"
+    "bcEDg/5Rf3Qx6H843u4ALyq1i9S2el9a1i5RKvHZws8LuRBhdnkXtGaRGvNoxPXMtHqXXzIdtNtIGJ63ywVeG6tlMoNr"
+    "LzwsMeWREXWZeWJuhWa30s6ZSoQTUSQ3IlILAb8wY0PgbN89wdkNj1LHfptN4W+4LZPtgESVCQjAuMk0pcafxAT1t3TC"
+    "L7gGZi2QI6bvghL3XvqgZeZKW/xJNQgjkjQGqVuZrKiT4VoZ3drIbsxtwPBlNBC+zbZCMeVpZHt0ud3EVBtNWDCz4Ha+"
+    "Xq+3WlpBWvEangstApYoy6zySu3R/fHSCsPUFB5kMuYzeIqnoVTIoojHIgxBe+C9KtUT0Dwnp3xhWILsg8kMLvj+cPBT"
+    "ey9gnU4nYNIaJ1xOCQwkgEmi5x2pJGYoxumsEHCsVCR4sl5GMNUts5pPxJhPrkkGmYB5Ex4xobXSpkrHylgoMrKnBNYc"
+    "C72e0IQnExER9xMVxzwJGZ+iH9m5NAyul8yIiUpCg/q58nSuHBM1m8b8c+Fsng/kerYRI+BGJZuCfgsOJnNw7wlwZVw0"
+    "TNMocmYw/AZMiNFy5V3xw/EPV2yr2wN/AHPGEuILDJ+A3WbCUbBgBDCy9073UE0Ss5BR1A6lfrBvoi/WeET/YyieFw2k"
+    "IrZrJCdzEfNHuMoCAtgJ5nM4C9UkjUFkyiWYebxlX5ht8CJjBQ+RKZ0mCcZ+hY2pFFH48FxHKcyJELBMGAyzdjuKYtNj"
+    "jkuVREtiFfIV6MM6G4fKWrAiabjCjPi8iLh8ROp11JwxIPYV/Q42dyl2AuuzqVbxWm2A40/l7KFOoGlJunIUjaNGwg76"
+    "Z6eomLzgVSmOuZ3MH0wwTXyg8CgCZdPapxIT2BcZBpn9A1dG7hw3P5ycHpOHZHUGPSUvT5HEKz6Zs60sZjD5iWhKRqzF"
+    "yyc1No+IefIaL3OPYcojKVB/bXIVkgdNg76iEkzSWdi+2t6IM27AiPEigtoYPiK4qhy6ykNayYr7XEBpsRjTyPVyM56i"
+    "SN1CaQBvTicWQM43M4YaKq2XGRzrl9qMJRLn0RgHKfwKfk4uf354dlwtKAjmtrRYCG75OBLb+z40EzVWIVo5YWOBjwnw"
+    "0SvI9LBMBi3DK4I0xqkdfLTK+FKYMrJZPkKVXoalK/clxiFhCEC+S7y1A+Ukk7BHoWLn3DrRplIDlgUbGIJyipDaNeiP"
+    "bSVCIMZYEdfR9C6cW4uMSjkH4RQqYbxccGMQktYMhln124pFRhRBZcLO3r0nHzE7BMzhlpyCtBs5TzxZPAbiCH0jVljJ"
+    "+WAKVE+5aTMPJslWEvZD4wlEyWqVr6hYR92qqSabbMRN1jB9i4X8GgxDSHyWm9kC/C6KHk0WHOEQwRK7wGXY1sXfTk5P"
+    "O3G4vZ4J6BWycl0q3eytq4MH2O/wPCMYvjQ+KBBR18vy1jTiswCLUeB1H7DFcqEVNT1QsnwRcGzdYiACZ2NIL/ssTUKB"
+    "sINaEeTV4LJagrjYN0KTxDuw0o1IEPkWnawDidgjAowdZR3jqy78AW1CcE+4V9VhUgKpGMuksS3w3CDLyNSlllMgltPA"
+    "w8GMu8BVD3wMJJVaJQTaXLbL1t1mkUpmlGLhJ2KnBIcRuISQVBGbF0mrECBw1Apgzs4D1iW8nEAO28a6NcFuCYkwl/QB"
+    "Y2MKMKTbmC9M1m7HMgwjapM0dAQ6hO5T4F14FPpQA1mdlOt1JUK/DOVtB3+hFMC704D+WQXsSCCL/ezW1TZgwhkoA3ug"
+    "KqjGrt5AjrLyn5lZzlQIjQy4i9WwhFXXIiHWyT1yM2GVhmL09jcZj4wFFPrbQcAuT84vBsOAvX178fHi4IB6PfAtTNki"
+    "hS4MBBEhtZRSszHo/lqAYGPQArhWpNQ1lHR5LSp9ilF5SwiKRX9H0lj+SHqJXSZmOO5YRYFSYD01lmYSA3xvLOytABd5"
+    "m98ZoX68cQ9oobc7X7mJwBpdgzudEiil6OLMN7xUwZAR7JzdEj2WGoxJTMX4tjOV43SqELcQZiacoZx+pTOGmGiB8dM6"
+    "ZO7fddTtxV0ACtD0IkI9x2yPvXXv9BA7HOB6DgfniJhdIlwdevOtw7fkaRSi5iuoNnC1Fn1X0nt+wgJuDUxuVXFjD7UB"
+    "xlxCpU+kmYOnIx+jGkSFRXAME0XghlsOE7NzeJbTM07b4CEJerQBz4F2AIKOYAOH+MPhhO+8HaPoYVOlnTlAIn9V3HaP"
+    "S5q0FNiP5hbEmq9pK3ATeKJUvrv32qUgtMSUQy8SdnAOBuoaLSBO5Wd0xP5RH+zhCyukR+xZcD7W6uzgdLBjVYwFx1/5"
+    "8dF3/zj6cfSuf/7DyY+jn/pnx3Rzxy2SvXHvM36dS/TdDt4YZmkoAf9BZJIXBLce1B8yHrCM1YMdoNXhb7eemxUe1F6C"
+    "H3wlQbEzGFKe/fEwXJllHoaYx3AkiY4qplNYDh0fMuoIyky8UBYyDeqMa+isIDXQ0NGAtWnYVZ8vWmnLQ7AG6A2GWynY"
+    "P6M7QQEK1QoOUhopboTlnfC9FnhIaQboruZyNke1Vun+BCkAK2ZiXd9DOkhuvKeM3n846X84GXysjaf4rM7P5bCM2+29"
+    "7F2ucHEI+p9hGGJPQfUshtiosnJ4dDQaHP5YG8ilJVVDhhProdHPRY8X4oD2I/xpn521j462a8If/f24hsas4+pB3fxg"
+    "LorpgEsbcxWFxtUTmoRXydKgmxCYG0mO/CwJgvW77J+tubUL09vZwcDy85mO0rOdUEMa2dnr7nXbu3s7+RQKskh/Sl7q"
+    "eXcTZ5yaa8ik2kpBYEld498QZMY6P4VAwsKBv0LwSJSJR+9L7zTK3E9EHlFVAjKkuX11sgBEXNQUt7yX3+H7PgKabobY"
+    "QRY3MnyMd1K6AbmwKnj+7pditgoQ+26ITPCZY9KK2DTS8z9wrfmydXdXNv4lypYJMswlauHHj8JnvN7hTURXJRrFDRxX"
+    "l244WsEKU1+xoE97jdxjdWi4URMjW2F4V7+jUBByh2FJf5u4EnnJHXo0t2mzamkEvV4+aMSbhQOYbQAUNt6D0mwbbwBI"
+    "0UtEcV9xIrCRjBq0XtcMcVXwMHz6ZnTqHpLf+08QcKs2rMmQ28jBCbh0/xgRVhkB2EGJ/JeM7J86XbjpXCwNVslRCGkd"
+    "2rhkgvIDOh1NVUrqgodjqKh+lpd/80idDrED5YjZKI5dlfUVfJwuoX+JUI5KiaQaF7j6A8VoQYbwHSFBYhwNKH1tFpya"
+    "RaI08mRofcQmDIiwFxmNF6wgwZAAa0MLgIsHpaddcuefhcHnsbBADn7T7r5q775GUQiP/h6Z/H63+UoavRdtVDJsM2a4"
+    "f7UmDFHFIi63PiC1bgwQSqCiKem7L5kFNlhXBB4IFnLq+DqlN+SqmQOPFh7KwWbwocpILd7zknRPBb8rAR1s9FcscIpz"
+    "RKIXsDRxnZMIXXuSJhA9xvUmVRCdN1Yr+HmMOYACf/UDPW+eeeXwkt8LLxsRyUkyidJQsJxxEqWGME9P1+Lc9XivTx/F"
+    "aJJMHRt9JoKVaijv9ORisIpn/78RZp4cnqHm7wo1q0s9Q89n6PkMPR8OPX1ZdOXpccCSPsb5Bf4wTIjUVl1s4wJZrasF"
+    "kts83T2kQj5dRLUheKIyUSd5xvW1HzLSKB6eqeKkxwwaZWkHRNMejaYx48CL+AIH5c/Q43m49TzcekYYzwjjiSAMXzt2"
+    "H4ku8HW2+wcii8Z8t67kPKGSXstvm09IHHhZoIVW5P0gYnXjqWYbRQUhv9/n+2K7jXZu+6HKJhuDvNRNeMAzS9+X7xuN"
+    "HPXPj0f989OPz5hhHWZoBADP9fG5Pj4hM5br41c2qLaK7bj/QxU0S11Zai4ny1JRLbJwddv2w2tuqRKwCrE/rAgjTTdi"
+    "X9/k35vuK4XiSdXpDatyrrAq0fd+Cy4dTXFHafbZlT/T8u7s6D//+jduSgcnv8Xtj/hdrHTKZtPvGV+t11koNm2YqVXK"
+    "5hKnxbTkM/5UUCcUN95Ddm66nZduh9VdY1D4tYZlXeUHu+oOwsOG/Zn+0F1+PADsdstpr2nAOO3qxBMdeB40Fu6sHjAt"
+    "tMAjHhJ3B/6SFIfBaEurvsbdg7hzMqntM+3Aq9+sdNTZui1Y1QOM06kRmx508+7ZrW7hx4NnD1tgF/f/dp8esLn/TfLH"
+    "hsrkVdgIgCKRzCBjbNYt5G4HnuJepC2dxXZc2tZoqyW24COrvSvTkYKfTfKUEwc9321ThChAR99n+E55bydHZF8vs84B"
+    "c6/y8gfZWWXicfgMBJ+B4NMBgg2VI68S3d29l69ev/nTn7/n4wnkL5JtFRL5MwD1p1mWX1mX+UTJXO5rwkmPyD5N8VtU"
+    "oMpxXXceY+uKkky2Xx0PLWx37k1iiFcTGePumG61BrRc5r/3ld3VrN+QMNYNIIYlLJ7FQBlf4zbw0USFggiWvLqxDz9M"
+    "WAruCWACT3cgck9xd3piZIg6m4PbRELTphulrT9FwNk4nXUohXr6Do5XiO9tQBxQBhDFrd0KgICeES6jAy7Zf53gDxYb"
+    "MFrt+I0Wn4jpCh/lzqHEy8v1vGQTKoCHwh2fgPcpqRerr3Y+JRqvNqORsY+nCFGToZhIOhKGQgO6IhLu+OE+M8IVncth"
+    "hY/GpqnEypvvN9E99DTXCNrsClf+/AieCsGjD6FjBJ/D7FlhpejIyn6390BlaI7nLOizqF/QnQJDeEn/mUFUs3Ot46zQ"
+    "fr2B8BYwBdIjjI8nOehAf3Ywxa27T0dJ6HiJP9sm6ZAwnk5bVrhpaHgrHL3ZTBs+2FAbQeUUXChDPG+UhCaAyPPHGJFr"
+    "R9jhkF4JnM+gk4WLOQJ5Auq5U09xHxuIlZ17DeqQfqLSKKRHx4IOR1uR7NMZLxDAnWzBJDDjMqnooNrWl8V/2V0v/knx"
+    "Ntt6Z3XUfsd22MXJjyfng+19MNOITreg0O4/zwAdVf2wPCYoU3+1SeznL7MtoDk4/nB2D9Hh3X8BopFxGHiclVddb9tG"
+    "Fn3nr7irPNhGRTZp0gCViwJG4g28iK3AUdGHxcIckUNpInKGnRnaFuL+9z33DiW7tpuiDwI05J1zv849M8zzPLOq0zOa"
+    "RFe7SVbrUHnTR+Msni3wbEaKorFbiipsqDUh0kb3kYzFi/98nl9QY1pd0K9BU1ybQGFj2pZu1poNZJPVug7EDuhQ1fVU"
+    "UKZUO6unYhGoH/xKH83ID5ZMpBsT15TnX4IDiK3Ja1UTzJNDba9163pdTLLKdb2KZmlaE7eI+FL/PhivA33axjU2vy5+"
+    "+g6eBZcDwJZOR1WrqGYZ0bX2IaX6qnhZvJxkOQry87/ynD5oq72KuqbllpYcnabGu47WiKfFtqLfHiMFsi6Srk0sEO8v"
+    "WfZC3GTZPygdjKUGrbnW/K74XmpScPZTcp6fxbUWY+JuSUx5HqLzmg5hsJi/n199XswvT4+A9uIFvXM2elXFLMvpMpVU"
+    "BSr7VBQpRL8tU0ImBmpcW2tPh7oNGp3z6MuKo9m5PUCHVFyjQWzde/dFV5xHiKptA2pAaETHnWo4XhTjN0Zhv2DEaIe4"
+    "OQj2Xk5pEL6oWIwhPgqO3s3Pz08u3lNRFCMTSsm1zB3JCsGEWLtBXOhbZNtun3JkSuXXidtMZhT9gNWEW48VYP8oYU5h"
+    "qCodgtBsZ9oo1AG22nvnsf462Rhbp1143MFerfR+vTY2jpAJs1GmHTyGYr7/L7mSAO5j48DhyUmZWwV6tAbxu4YTgymX"
+    "5gO3Qe3Ke8DF7Afp5j5Vt9x3Q8akoaZVqzD7y5KOg3XwdcJsQuTXqh30Hwco8EZvERPC7ZXHuwhSsE04Rt3TrryUaQzc"
+    "W+EPYjX2iGN97C9Ua92pndsSvEGhwp+ycSI1YQqfq6HT8hqNQFfHLDnD4zT/cLjUDXN+CMaunsMp/oZG+rZvFcZp/mlx"
+    "Nr8oKSikK4SH2xEEaFIPqpB4SvGQCzrlvhnvLIcJE2/UsgVLKmcbs0rTiebWulFDG49Ew5idkB7L4XKTx4CPeaSld52r"
+    "NWnI0PaeFZXy3kDCeEPgGHhqWLUKDN61tspWuiy4IWvd9iXdOA/1EBBJhVtx4aDFcIodXR/D7L5YiYhJkhWirQwroNA0"
+    "JN0tMUp4dOWTltaghb5F8d8cSW9Yx8LDbIS1YaeyVt+KwpX8p+RYTqh13C4bbkAncL5CVQ5DBBtWYTriMU6n+rATu87U"
+    "kNmjdI5s3bCngGJbwvihCSg3K2uKOs87dZuPzLkoZ2PNMPa2YiEvH0Y+ROYcj/wjvoz7L0//Dbq4pgmawTAOK6S4VNUm"
+    "aeKAIy4iQc7vXEHiKxFCVNahO09HL8+XKlbr3exI7z9K2aA55l5axpJiPcGDCZ7IvLMGjfJyP3MSf6pqUoM9g0RGtKrW"
+    "01QbFu3ScCNxvqMg6O/1vn1ByMD1QwruJn9gUh6l/gVdedTh0XxYphypvtfKS99S7ZD8z2nD7OLk/PSXMh1Jp0yhCnQP"
+    "WXYnf+hu1EMWVyw6rWRQ7rI7HMP7H6xf4u3dXqn5ySusS6iJ9la1JRYnlgYwrocSIpmd6EITTc36OZ7arCS983FHJJzs"
+    "q0IAf2DAgWVd0NDqWmRUODZqkxzGasyeaQCRDCgBnj4cB6+/SBQJ+DUD45Jw1bjB1gy+gK3cCGqnQ7o/3IKZyfwNmz8Z"
+    "wLRp5+DJ8HJYoIPsghD5EI/RMy2z+N//JeC3PzFyZwJr51Wte21rbattSrcHs5H7n/JIbkwKcX+GJ2S242MvYb/6QcKO"
+    "ptPgwONwPWLr+XTL89FCmHuDBlSsZYy6w/mRcWRUrriHKfcTHIyaAZjkPGh8xqndTFEyPBaWC/NHVTd4J47W2x38W4ZP"
+    "9leqAXuuoA67eEeOcLzTcaMSptSmxsTxqExBmJiKxGEkJBKkmbQgaRzfnbBYs2SJ3O473fCNCHH+PmDKjBNHu11iWbmh"
+    "rcV0qenGmxi1PUayGCecEYhWDl61wik2JvX65X4W/NDHVLKz+yUdvou+zd/R9/T57MPZxeLoGIW8EknnLFjUAic94r0R"
+    "xmJ7Z6wa4Rb7FR0CZHF6ef4tlHQFTeqSPXMxwEcALc4WH0+h0if4n74TClzIT29V17fPCChvOVgOWxwM7eYAvcdlwqE8"
+    "W9BwhW+FSGHt+vIZZ6z68PORr99yscbdEye2NWGt5aMiYN2ysIgCfjMKucOL2XOe+IOGzt7D2bnym93XD2jOL76JKztf"
+    "PYf54PMIuJe6c9d6fCgngVwdWT2+Bf8ABNGzs9zZdltm2Tzdm9JAjQP7dP/jixxfw//ybimXkiL7P/lt4sk="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8487,13 +8521,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8506,34 +8541,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11471,18 +11543,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -11782,7 +11855,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -11816,8 +11893,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12276,8 +12364,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

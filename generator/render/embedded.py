@@ -46,11 +46,15 @@ _PLAIN = 80
 _BLOCK = re.compile(r"^_DATA = \(\n((?:    \"[^\"\n]*\"\n)+)\)\n", re.MULTILINE)
 
 
-def encode(documents: dict[str, str]) -> str:
+def encode(documents: dict[str, str | list[str]]) -> str:
     """The `_DATA = (...)` and `_MCP_LISTS = {...}` assignments for `documents` (every name in
     DOCUMENTS, and those of OPTIONAL the program has)."""
     assert set(DOCUMENTS) <= set(documents) <= {*DOCUMENTS, *OPTIONAL}, sorted(documents)
-    lists = {name: text for name, text in documents.items() if name in MCP_LISTS}
+    lists = {
+        name: text
+        for name, text in documents.items()
+        if name in MCP_LISTS and isinstance(text, str)
+    }
     if sum(map(len, lists.values())) > SHORT:
         lists = {}
     packed = pack({name: text for name, text in documents.items() if name not in lists})
@@ -78,19 +82,20 @@ _LISTS_COMMENT = """\
 """
 
 
-def pack(documents: dict[str, str]) -> str:
+def pack(documents: dict[str, str | list[str]]) -> str:
     """The value of `_DATA` for `documents` (one writer: the runtime's stand-in uses it too)."""
     return _packed(documents)
 
 
 def unpack(packed: str) -> dict[str, str]:
-    """The documents of a `_DATA` value."""
+    """The documents of a `_DATA` value (a document in parts, its parts joined)."""
     index, _, streams = base64.b64decode(packed).partition(b"\n")
-    documents = {}
+    documents: dict[str, str] = {}
     at = 0
     for entry in index.decode("ascii").split(","):
-        name, _, size = entry.partition(":")
-        documents[name] = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+        name, size, _ = entry.split(":")
+        text = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+        documents[name] = documents.get(name, "") + text
         at += int(size)
     return documents
 

@@ -294,6 +294,8 @@ class ClickReading:
                 reading.error(keyword.value, "a chained group (chain=True) is not supported")
             elif keyword.arg == "context_settings":
                 self.read_settings(found, keyword.value)
+            elif keyword.arg == "invoke_without_command":
+                reading.without_command(keyword)
         else:
             reading.warn(keyword, f"{keyword.arg}= is not read: it is left out")
 

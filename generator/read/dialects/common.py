@@ -127,6 +127,17 @@ class Reading:
     def code(self, node: ast.AST) -> str:
         return self.text.code(node)
 
+    def without_command(self, keyword: ast.keyword) -> None:
+        """`invoke_without_command=True`: the group's body runs when no command is named, which
+        a static reading cannot turn into a command; said, never silently dropped."""
+        if self.truth(keyword.value, "invoke_without_command", False):
+            self.warn(
+                keyword,
+                "invoke_without_command=True is not read: the group's body runs before a command "
+                "only, and a line naming no command shows the usage (exit 2); for a default "
+                "action, make it a command and the default one",
+            )
+
     def truth(self, node: ast.expr, key: str, otherwise: bool) -> bool:
         """A setting's True or False (`case_sensitive=False`); one computed when the program
         runs is an error, and the setting keeps `otherwise`."""

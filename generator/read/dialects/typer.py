@@ -168,6 +168,8 @@ class TyperReading:
                         self.reading.error(keyword.value, f"{keyword.arg}= must be a literal")
                 elif keyword.arg == "cls":
                     self.reading.error(keyword.value, "a custom command class is not supported")
+                elif keyword.arg == "invoke_without_command":
+                    self.reading.without_command(keyword)
             self.read_params(found)
             if target.attr == "callback":
                 self.reading.shared(found.params)
@@ -179,6 +181,19 @@ class TyperReading:
             found = Found(node=node, group=False, name=node.name, parent=None)
             self.read_params(found)
             self.commands.append(("", found))
+
+    def member_default(self, kind: ast.expr, default: str | None) -> str | None:
+        """An Enum's default given as its value (`color: Color = typer.Option("red")`, which
+        Typer converts as it converts a word): the member, `Color.red`, as burgee writes it."""
+        if default is None or not isinstance(kind, ast.Name):
+            return default
+        members = _enum_members(self.reading.tree, kind.id)
+        try:
+            value = ast.literal_eval(default)
+        except (ValueError, SyntaxError):
+            return default
+        found = [name for name, each in members if each == value and type(each) is type(value)]
+        return f"{kind.id}.{found[0]}" if found else default
 
     def read_params(self, found: Found) -> None:
         args = found.node.args
@@ -260,6 +275,7 @@ class TyperReading:
                 return None
         if is_bool and not param.argument and param.flags:
             param.is_flag = True  # NOTE: without flags, Typer's --x/--no-x is burgee's too
+        param.default = self.member_default(kind, param.default)
         sequence = re.search(r"\b(List|list|Sequence|Tuple|tuple)\[", param.annotation or "")
         if sequence and param.default == "None" and not param.argument:
             param.default = "[]"  # NOTE: Typer gives [] for a list option left out, not None
@@ -445,3 +461,27 @@ def _auto_env(
 
 def _text(reading: Reading, node: ast.expr | None) -> str | None:
     return reading.text_of(node, "help=") if node is not None else None
+
+
+def _enum_members(tree: ast.Module, name: str) -> list[tuple[str, object]]:
+    """The members of the Enum class `name` of the module (name, literal value); [] if it is
+    none such."""
+    for statement in tree.body:
+        if not (isinstance(statement, ast.ClassDef) and statement.name == name):
+            continue
+        bases = {
+            b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in statement.bases
+        }
+        if not bases & {"Enum", "StrEnum", "IntEnum"}:
+            return []
+        members = []
+        for item in statement.body:
+            if (
+                isinstance(item, ast.Assign)
+                and len(item.targets) == 1
+                and isinstance(item.targets[0], ast.Name)
+                and isinstance(item.value, ast.Constant)
+            ):
+                members.append((item.targets[0].id, item.value.value))
+        return members
+    return []

@@ -24,7 +24,7 @@ from burgee.runtime.commandline.argv import _read_json_input
 from burgee.runtime.commandline.argv_parser import _new_parser
 from burgee.runtime.commandline.complete import _coerce, _offered
 from burgee.runtime.core.context import _LOG_LEVELS, Context, _Command
-from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.embedded import _document, _document_data
 from burgee.runtime.core.errors import (
     UsageError,
     _command_line,
@@ -213,8 +213,10 @@ def _mcp_context(server: _McpServer, path: str) -> Context:
     return context
 
 
-def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_prompts", server.program))
+def _mcp_prompts_list(
+    server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_prompts", server.program))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -232,14 +234,14 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_resources", server.program))
+) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_resources", server.program))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_templates", server.program))
+) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_templates", server.program))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

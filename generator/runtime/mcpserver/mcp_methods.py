@@ -4,14 +4,15 @@
 `tools/list`, with what they share (the capabilities, one page of a `*/list`, the cache hints).
 
 Each takes (server, request id, params, whether the request is of the 2026-07-28 era) and
-returns its result as JSON text, as every entry of `mcp._MCP_METHODS` does.
+returns its result as JSON text (a `*/list`: its UTF-8 bytes), as every entry of
+`mcp._MCP_METHODS` does.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.embedded import _document_data
 from burgee.runtime.mcpserver.mcp_ask import _NO_ELICITATION
 from burgee.runtime.mcpserver.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
 
@@ -89,15 +90,16 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1346: the first handler from handlers.py
-#     line 1508: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13862: the tables (commands, groups, errors, result shapes)
+#     line 1381: the first handler from handlers.py
+#     line 1543: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13952: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -908,7 +908,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -941,11 +942,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -956,17 +960,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -1037,222 +1071,223 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoxMTY2LGlucHV0czoxMjMzLGxsbXM6MjQzMyxtY3BfdG9vbHM6MjA3MyxzY2hlbWE6NTU1MCxza2ls"
-    "bDoyMzQzCnicrVbbbhs3EP0VYl+iortC20cbeTAcpzenMSI3RiAIELU70jLikguS67VaFOjX9MP6JZ0ZktLasR8C1A9e"
-    "XmbO3A/1Z7Fzduh9cbZcFkWJ/3YOIBRl8SN9hbcdWAPnwg3Gi7EFI0ILorZdJ00jtDIgjOzAC2Pz6bxYlcuiVf8DiEaM"
-    "a+UDy6sAnRdbZztRVfwZehEsboJN4ihasdhX6n2lfAMaAqDOG15wgKFVZncupN+jrnI+lMI6YQAaj5oH4MAdBmo3tjmI"
-    "WhohjR/BRUgHntP+gb4C7sEdGLEUowqtHQIh417MamsQv3v9VmoP30TtLYS6Re07qYKwhEwQJghtbV9SVNnaOVmuQWto"
-    "xOZAMSksDsFjJSyaFe8ub1JW5AY0B+lrpzYgpOCjM1zUdkD0rZbooBRh6DXQolF1oG8vQwBnGJSEu34IaLCBrRz+/fuf"
-    "GPFgKN6BvZV9jwGKda/6B2qTtWgs+LOYCDFahzhbhBQXNzdCea4T6rzyJYbw2dtoqqoyuLY7RfDXdieUyWXBgoytDATQ"
-    "Ke8pnbhD/8F1ykgtZoQb7B7T1aqmAZPyCw+9dVSeK15gimOblNy3DVd66DZY36akOH5ZvP+NDi8XH8UM99Lteuk8vELD"
-    "Qxik1gcBD7XO7npw99RPC/pOmnB2qVW9R6111a7Zf7prrecse8BewPmxGEcqBeX7aCuj17Y/IPglfrA1NbbibOLQevHh"
-    "cj6fizeL2/UZ42uJk8A5T5kOKA4h5SKQ9wxHLQCybhkUkWiQpz7XtJi/xcsE3KJ/GosY5B4icnTH9mDYWfwri8QAkZMS"
-    "HTGfrMrvkKGWRVV5mgj0oaqMTZtVaQatM+Uog33eK/TVo9crIjaDRSvKLU0NmXnMFokD9MnGluFp/PEsKRe37DION9en"
-    "YFyihYnIe2yNXiYq4UySaHRiNSWP5ar8nv4951pig+Up4j1AP7Hykx0FJulAvERXE/zEBRNdtCgPT5S5aVB5RMYoKV2x"
-    "mfw8B9VJtycdqhDqXHCpMCgcGOwFzyPAzP0FnwPClNikIw0vRs8HEwcTr0wcpCGa+HeB3iFVVbX08WFIPt1zSRB0Yz0c"
-    "C76QB9FZR88L9IDu0ZjQQY7Eqz+m6HeqCS1PSgtq14Z5Uf4QJTXjB7mbSP969en1x4vr369ehLejATfFb63AM4+RT4Jm"
-    "tjuF3LOpHjnemif9dcOHVBvUofTRA5CNKW+1RCrNvX/c52xkwaSUgd+hw9iW9V7uaPIsVtzTIMduRoFvn5mSMm+DG/LM"
-    "RF49BTKwJ4N/lILTYCCTTs4/2YEY/GeRLnJyMr2eYD8zLBF7FYc79+Gdw3GK/ErPabZU+/tnBYmAp3JPOu02MS2y1aTP"
-    "KgfbF4SY5I9G8V2T9ZGH8vZUihxfovdTeC3rEI/zYqNM88SgbBokAS5VuiW9kcVHSRP+lJV0LGy85II+2/4kPB5HgFmZ"
-    "x4CmIPsbH4yTuy8P3pH+H7UP90v5DK+lt2My+httN1/SDP+8wHcVeWlzCOATehRK3YhKztqAr8TxNyu9WSj71386xIiJ"
-    "eJzNWG1v2zYQ/pz8CkIokGSQEztFP0zDPgRDtnXrlmDZWhSGl9LSSWIjkRpJxXGD/PfeUbIty/KsIjPWfHBgvtzrc3cP"
-    "fZhoAHswfvRemDCFnHuBl1pbmODs7KNRclCtniqdnEWax/bsfHg+HIzOz+rjvmfnBeAtNf0IocXvhVYFaCvAeMGjJ3kO"
-    "9L8+ZawWMsFTEZhQi8IKJXH5XaqYVcwZ4zZjXmYWN2ZKZ5H35HsmVaVtCJoqlQGXG5J+IhFMSBbyQliemdOmvBgX4AnF"
-    "8SgSdINn1w1zq21/PJkcZsLYgbCQmz0GJ9Yqv204JaSFBPSGU3+mwGKhDTqGFuF2LqTIy9wLhg3nhuiXVT3EXUlgBUdp"
-    "FuVmvBZLgcr5QyV3NGxKftkrZBFkYOErwBK3BKbKHI9M1/BPKTREXjCuhEx6uKPB7LUy7gCKHsn6Wc1YzuWcXKIra3ge"
-    "9kpMDDZM9+gJRprPG67IMp9u8SRTMiFPZlxYn8rUQKhk5Kq0CeolEF81vT0liOdc35EyjMlVjBnFMlI659QtCm7TlbU1"
-    "Pp78hmFZ5j1N2oZdYHFlgNWAwEnAGqawQDKBH7MUpKuSUOWYhIgB2uqzVM3gHjSWjVtYSwnp6Ndh+BSy/71aLjAlM9CD"
-    "kBtg7opPYbSgaffvMR98mtDHcPDtYPLNi6pHvAGZYKSD82aTwA0hqVVjZKbKQCe21xtX05AbPme50vAd01AAZgKz6ha8"
-    "Vosz4pOTjXa8pv6MZji5qy+FhlgsNscbVjQAsVyaLKPJtUYwbzQVEdmUEQJSEElq11I+HvmjCTVfnjhgdma+nYinzfyt"
-    "q/z18v33by/e/HX5rxF5JKypmUQnek1ZPGoQt6fsuBYRELaL0kJUoR0xrUtpTqpkLTI96gVpvLhHQPOi2O0jjUo8SD0G"
-    "raEoc52466LCw/Y8dGe+FnhkKHQMhZU5SGvW8k/JL+Y2pQt9DLx2Z2sbKeIz4RrXqpZekl3CqIxbGludtGeN0/geybh9"
-    "hqO/IbKQFoR3PAFDtglpkEBlFfNo+dsaqpSaPjM1U4nYJ0RK01UHjhfdQY/kvFelZhfXr1l1vu2mE78QttPfxbnJITwU"
-    "Su+TS5CQ25og/3dz8Z1GKLFfbq5+x66H4DjmblD6bIYbfIojU8RuBj4gWXYdY30K+l5o7vdl1g83b51VHVoXk2+l8ktV"
-    "UJFSGWHV1zOxrQNHTKeKjlE3+jJ9K/LUiiW2aR5uewO1HzhStaLexPESLqsMTcjIDZ5c+en2usiF01bHotY86TMnsIzu"
-    "9/lQSJWxPUdFFCHPd+1uKmS01oODYEStY8aRPT9zgFDZmIr3krD27FhQmraGFWPZrWK2ZCjEVyuWstm0d6YmVMV8j5kx"
-    "2GBDeM48XjzvyFCvSfxGjoFpJPB9mBD1M3wsd9LVbb8tEEUFHqYunZ1V1yyghatLq/oMSBq4X3f81+AcqlJadnw0OAoY"
-    "kgUZcR0hb0A6ebKRm2mmps/ryvU7zSkF0sOmcwtmo1duSUSf+FdhPBiTHLeAvRG9OVhZuyWw9TzY3XHwIGJPhth7WFha"
-    "rFiD7y83Zgw7/hCjYlYpDdgflz9+ODmllKg4NmvA3vakajyUMpGLHVdGjSujIf21g+f6/+7AfQbRYu0yeJzVWm1v28gR"
-    "/isLooDlQhLsO/RD5bsDgpzTuzbXBHF6wcFWoxU5kvZE7rLcpWUl8H/vM7ukRIn0WYqTFsmHWFruy7w8M/PMUh8jZ0xq"
-    "o9H1x0jLjKJRtKA0j/pRQjYuVO6U0Rj80cRlRtpJ/i54TV9o40Qs01ROUxqKSxkvxMTvdj0e8l4ToaxwCxI2lzENLOWy"
-    "kI4SEZsskzoRuXQLYWaYg4l5YeaFzIbiZ31rliSkP0VIKyb52i1wapyqpXLDfC2+4+1/EIPB7xbjJ9/dyrSkH04mYqWw"
-    "46T6PsEef7969U9hpr9T7EQmXbxQeo7zpPO7n2BzpfPSXcULyuTkQignpLYrKqwwmsJy0reUmpwwIqxLTOn6YvLxJjLL"
-    "m2gkXFFSX9xEiXSSvw+Hw/tJX6wWxpKY8OgknEw4DGu3p4meFAXZMnVBIhiBTSp1LTAGghemMBobAoeGBZuD2L4FjAVr"
-    "YnZ1nHKW0tnpUDwTM6nS0k8ISm3lnsnUesGpKEzBI3i0VDq5iXg0I2vlnMIXWA1H3t9XBpaQUw8+UGEE3cFisUnoQkxu"
-    "Igt8lJb3uolkzFB5X9B/SlUQdp2w32GE4CNNd+56DEMxQGpApEpjgjOiKLXgGcMO59vKerVprKBbKtb1Jn1WX3ilrLfL"
-    "RkTLBkkNABCswRaLSyd6GTk5hB91zPC86Dgz+E28uXwxAWrnOHMq46WXfVamqXCQ9bRL2MFgyr6fsEYWONBrHzJ2FKD1"
-    "0ivMTlGV3SstwhePTRh+UkFP6b6H5QaRbDBBiLwhIraB5Gj0MXLrnMM5YAmPEWA5FU4Rov3j/X0/aoLxgAX3/U2KmBdE"
-    "rpUj/sajwsLJkPEiaLxakG65WPA2DPZ69FjpKzk2s6wrENctgd4tDINpK+1MInbwYGWKNIlgAruAERobTZEUSOoHVFPw"
-    "rMyVQ+QMm/v5UGKLyiRRvEKmrxvihsdH2rsK9LaSfE4dVEjb9bwxH6+RP3yGrnaQySudrn9C9EYjn6dYLXxAaN5SGA5p"
-    "APCjLDcOGX47u+nxVFk3UI4y27LNSzzyLvaPxawwGWDv/5Q5238wcOZoD/P6941pkIrmVLROf8shqAqIwMfjcaa0ysos"
-    "Gp01PHQG6zhzwHavgM5cVgqlstqWpc/kXdj3/Ky587dfzu/B3G2ZWZcwIotCrv9PiEgoJUdtouCHfRZwXGwvULiWNrgI"
-    "yatAWqfEAhNr8tkBtUmbqUk4L+oqMX+xdODLvqgk3zeb32R8rDO7Z7eCtr+nwWO+qZzQck7w2b5v6gS0cQ4g0JGg3/Bo"
-    "qJbeN31fi6ER+4iJUS82Gp7Kvn/BG54e7YclUX5AkP1kVqEUwhm8ZCeZnh0fUI/4oB03/xsnzAiVv41CCTpiGOrsCe3A"
-    "SEzuaVAN/wsOhZjSFKxvyhTCKZRU9hLqp4H3xC/PXx/tG6AeuWI7TZfZ9AHfeI4E36wgap+rniUAI/FFr5leNynxL03/"
-    "DTnZZrJYetfo9auZ7y5mpgANxgnM+qN+K0AagqVpdD/eFwxcVqUUmPKcXODnnk20OAZB1r5YmBVDnSk9VcJvhOQzPhfO"
-    "AhqOQ9YTi7GcUtqReQMfBj33E0b4EJsSCJulErGOhqrMU+IPiYod/4UrHBXaA4snZ1AXoKvM9IXSMHNwoHwQSxuYIO8T"
-    "BMHTf1/LwYcx/3c2+Otg/Oc/hdL7kvQcsBl906y9eKA02xpunqLd6kw9u3ygKciVXIvMFExVKSfAChD1A9Eec7Dqg98b"
-    "cvwcavI3ft/tl7ygmaofXndknvbQeK+Kt/KESrjVgmcWpOYLt4Pf6/P+Odd3J+dPKEL7R/7j8rfvf3328l+Xf2iR0Dus"
-    "NJQ4iIFjqkUQDkWv2mK0RZoPXQQo9wqnwVm1p8+/3viENu3aW/qUL/M8XGmo/I61RhtrCN1gaGHRlyAQZwgF8ez16/r6"
-    "BGtOkM+q2w5GxGDAlzR8hXF0jGKzx932NpxadeLeWsXcdnHSFrS6wfy2VoPRILCZv0yyO5BmPIf++TABX4deu7otAIiY"
-    "zOy0ed+yXMqalNv6B7q8nRauH/Ee75+g6C8IFqTVeOkvCSCb0hb9YhoI8J6+ewSUXfOZ+OenYP4htvMA6Ft0JzVz1cb9"
-    "SzOHDeouAOlkVV11Zcpa5pz4hspEBUJfpqLHgHdmibSwUElC+ngSWtquzOQbQGz7OLZ+MyWH389BjFab4LevN/t63LWf"
-    "o+guN0W7BFz6Yc+tOAL6vkAnvm/zfJGSPuevcK1aiOdXv4oeviOic1lYQoBnpSsB+LWguzgtLeS60fPClDmyHHydGRu2"
-    "D5bpY5qMHabXR54Ob/SNftacORsJTn3v/c1rbG/5w4W4bCzkKSxpH4Vrdixg6r0/L199V0CbYCjf5fakJ7DoufCAr8yF"
-    "mnlueqes88Vvl532o0rTLyEW+42l6ji1JnHbI4894m11FwQwVPRu/wx2UtcRHazt/Ljztk3Nni3BOACXQ4oA28DsWb2Z"
-    "ADZw2XpozEK27hKCnv5ZF0+uAtXbojp5/NVSHiTF2/Zl0BWPNu4Ge89TFS/5rctgMfHVgJ8tjPXdSOgyQ/dZtSzcl2xT"
-    "i2YWMrrRltkSigXTJVvxJc4CvOj4esHHH0iJkqQg68v6VOlkh2uMRuds4hXf9j+RKHGasKH/ri8Qmhyp7kYOvR7sOmK1"
-    "aS68A3yD0SYnXycUY5O3lX6OwcqwvQaiJldvng+HQ/Hj1dvJaHvn63l4xb4dppM7HlYWNCKmp5Dm+r6yUmjbcJ77zo/F"
-    "OqQD4+LjTHeb/ND7Dm6N+bWSN1lnimxmu1rVjVRfDy1qsVgm613w4XuUjUWAnPCqcpvQYv4wfIGHFZAWiK4UicnJJQUk"
-    "BfhBvU8gtU9H005mCfdCvZPByUigP9GJZMCzQKctpE1TM30aIaiu7vyhxOeI6dqRbZXpB2D1ue/kP/k++Gl5KUjZcSkv"
-    "k463yfy7iM0LkXDruZL+fXW4uJtT1TmpjALgQCQQ6jomzlwKHNrfHfj1TMtlscRG/ocCWuy+8R5i6dGIrDjc41VzK5f0"
-    "r9srlcI74N7EaxxsM/Iv2BEc7NPZzO7kt4du9Br3dKnK1CNLzhtLzs/4X/vt2ex4xH2Cqf5IR9alugY77AVojRpOTH6h"
-    "v7aPF7IA6aXCepPyhE45dPXgQT5+GAcP6oQf9JD/+YbH6YXgNRVNq0vssOOtJTdulUk2+ldSVzJ+gVeaOBIJ+R3/IGCn"
-    "Iozv/wsQWv7geJzVWlFv2zYQ/iuEMKDuYBtxiz3MwR6CLN26dWvQZC2K1mto6WSxlkiNpOp4Rf/77kjJlixlsZp4Q/rQ"
-    "WCJ5vON9d/zu7M+BVSo1wfTd50DyDIJpsNAANhgGVtiUnn+iZ2ZUBkrCMdOFNGyVgGQ2ARaqLOMyYqmQwEiAYVJVb8co"
-    "JQITapFboeSdZQmZF/YiTCDjwfRzYNc56afmHyEkhXOtctBWgKFRb81mlrFayEVLoTeJYlaxyuYIYl6kFgdWSqdR8GUY"
-    "mEQVtiZojucFXN5gmpAs5LmwPDXjurwYX8AXFMejSNAKnp7X1PXDwwC36mGiBuOE7xpJ+2j4qxAaIvRsNW9G20upLCcF"
-    "Sgk8einT9c9CohyrC3Bm4YfQik/gXzvl8PQjyHJlQdrtbNxpg5tUGDsSFjJTA88LfOmc6wZYrFXGRiP3p8jp5Ecjq9o4"
-    "2XtZL0jQ+g+1aWgGLEC3dr/EjWOhUQXaHoczIUVWZMH0qObSIzxOq/YQ9xLhnPPSoJSXYkn7jF97uZOjuuSnhwOK909b"
-    "Z7LFv+Fa8/X/BKEIUrBQg8+P7oVLGDZBaB8zbpbGO2fIlGYSIDKIhjW4RKIxcai5itYYhZJxaVag2+i6L6kHyUfcEr7L"
-    "k9h1gxMy6wuO7tmtrDHcseA2X5dObTnbY2DX11UG3DgbIdW4Z17RM4NPoNfOK0O2EpaSL3kHn9kgVBJ9lP3wjEQ9bvv1"
-    "ayT08uESIN8j4H9WK4Z31pocSUsaN8FR/+C+xX/tGP5vHBiDDZOaA99wYZmiACEfSMtSpfIhZb0qaI4pgEJIU4jYfE1J"
-    "XCATIP/gta/Qb+y30/O2X+9RcC93YxBiKtxOk0U2v8HdqUJ4obtXqOqQWIABxFrkSED99thk/O/qkBjTXZJxvXTeluuX"
-    "sSNksdIZJzKSc+sOeidea4qlafBltqvYCaa0FPCcMKcswBo8Q/DsqsW5AHUdskStKHrwfnIvGrilPe4Luh5g/cB6R3LC"
-    "55A2LhY6qDkwztzQFD+EqkBsxSnHxMGZLfIU6EMkQkt/0QkWtHSQoskZGopwKw+o65Y5wBYHuHJOELwYQqOQG0+7SY5X"
-    "BEf/fMdHf8/ov6PR96PZt9942vIC5AIxOX1S5y04ICQ5EjE0VwY6U2WTS9UVueBrlilNdQHkgJhF/LsXwQ7rMuJvJxv1"
-    "eO75zBMnd/uQa4hFNfiuI1O2X812GFArCYnIJs4zCYhFYhvB8W4ynBA3snxxhwt3d8tfz97+8PrkxR9n/3oinykq1Uqi"
-    "EXuVOzjVYISP2aAUMd0izeUFjH4qzB57Z1Wenjzc4Edr6jyjcDcJz3OkBewqF/k12XvFIgVm6ukDw/IPQzDGIGAn5+dM"
-    "GJctcc0jTJOj0UejfJSORgmkVJF0FDEH3KhXGkBhtyPj0u9KdxgdFzlEL0xXydBCb3e8XFZmEOAYCisydJBpRA2FTI5c"
-    "jRbso+C5m1vqSDglftco25+SXsKolFtizJ1Ve6MkHwYk48MdDP0N4xEzd7jkCywXUDchDdb/qa8nduzd4fPkmnui818T"
-    "VjcRwBviqsUAU7UQ9dB6oRZofVVOYa5aEfVATGfCGCLg+ITXHmjMKzxlA4K6VUvMOYmIIpAdnP5eRPYKl8J0ZVJX7KPY"
-    "24H6VhUUy8+9Gq0SzomvhD0c3+/mVLjOla6Xb2fuhaOYFEhDRyUiV0072gzRkNLgLxcvf6eXpxev2QCfMTHkXBvAPJEV"
-    "tsC4WTO4DtPCoEZsoVWRY65EJ2fKeOn+SIY4i4cWZ1c7doDnEDq9l/2Uei/fy5P6zHjKKKt/UDQ/NJ/owzE7qy2kKaTp"
-    "EK/9uC98K9n3W0q80WiNPyjXDxlwV1tghY0DfI5Vhohd2XAtjHXUoVk4DIPS0kOoRX4jrTp2rSjwdsu+W1yWXUgEQ0mO"
-    "d/cgJ3Vt0cF5J/3229abO2eJfA3hss/9Rmegdk69no42cNl6aEZKtrpO3k431lVllGnDnUW58+zBEkZM0Z/qbcgLeq71"
-    "owenqQiX6KGrUXLlbiUaS5RxVZwv/X1LoCz1qJ7bJhVJ1GqK85AB4p1FFNCUHJDCn9Z0JLODKPFe3qpFr+xD2+9JNqNI"
-    "g3GEaS5k1GBx0+mEPLzi1GC6GwWlLGV8Z8Z3q5rssyol9+2Ld22x2lSGzgGuOmzTvocZCaHK17VAOMXH8kgHNSxdXbw6"
-    "HY/H7MeLy6vp9msOV9uUFY3F6WA7YH0vInth1CBBC+EutU3VpS9PZ9t6mLgeAKm1Ty1OF6lV3Q2Tm75mpCYJ8DBxR9aZ"
-    "7uuZuzJ1o9XDIZytYoNqqiYWqZe2OQvEDLU263kxpA/jZzhYQijBIE0xv1m+BI8hDzw0rKv2OMQO/zFSGynQdx8Hj0aP"
-    "8PKxqCmnYCKFHrdQPE/V/G7Eqew+u02B9mHztQXTojM3QPa+v+X66m9J7pZAvZaNr7l4xOY8XHp04Alg9XqNtUHMNl8u"
-    "+pb9CkuRsOjoLPcW4XvLCyiLZZGBRyuyNcxBMgRKqQILFdd7cuup9uF6iYLoYkPnZWD5GK2TIbVWxri0N5xLonw7N9jq"
-    "xUn9yiT/m5DBlbPYH+yUvTp7doWRRYCIY9NIvDc1nWut5FRk4pYlk9qSyRH9a385HveH61cc1b/ZSLaUndr9ft9QoYay"
-    "mlvovrYKE66xsgBt3JHShE49ZDlwY9GzX6HjzSHgEvJIqMPpMaM1JRmt7v5xx48SqDouj2Rjf6l1qeMBfrGAW2I2f0M/"
-    "EGpcVbMv/wDQwAXkeJztXY1y2ziSfhWUaqti31KKfzJzN3ImVS5PZtc3SSYV+3ZrKtHJEAlJjCmSS5B2NFlX3dPcg92T"
-    "XP8A/LdEKb6Uc6PbuoklUkB3o9HfB6ABfO65ga9j5faGvYPBcc/phXKh4AN8fe2n8PlGJdqPQvjqcPBscADfTLJkptQ4"
-    "Uf/I/ETpcbxM5/TCix+PBz/AC57SbuLHKf/sjEoaitu5TMXlMlaJI+A791rI0BNnSzeI4lSLTENFQn0CWVIRTYUUbrRY"
-    "wCv9wA+VSKMoGHwIP4SnIomi1D50hAx8qZWGP8KlmAZyJlADB14Ip36ykCgFlgdCpUnmpv6Nsj/WJIEMhdTL0P0QzuFj"
-    "oJIBqBBlaZylveHnXpouQYlUfUJjxH6sPPvxzunNgmgig7FMZro3fP/ZGq/f/6hBd6eXgrrwGWr2wxl8NjaDIqYy0Kpu"
-    "KhnqW5WIWz+diwiU/veLX98IFd4oMJGCb4ROPZDshN+Q4kYGmRJ7USL6Ygr/hcd+uO+IdK6EH4ICoBm8RsVEk49o2Wu1"
-    "VJ6YLEUsExA2hepI6DunJL3R3unpeZSk+FXUoowKswVo3bO6ok1Ga3XkslFcaBtH4I8FiI6/FnuemsosAGfBj/ttQvWn"
-    "fqAKYWKZztfb9TbxU0VWMRaeqwRcJAQ/SiNj1CE9nyxTpcn9QuEv5AzekpnnRyiiWkyU54H1wOmjLHHB8lJA70mfaBGi"
-    "+NBkGgt8e3r51/6RIwaDgSN88G1SLq8JGkiBkFSfcaSSmp6aZLNCwQn4vZLheh2hqW5FmkhXTaR7TTr4ITRvKAOhkiRK"
-    "dLWe1F+oiBrZ1AStOVHJ+opcGboqIOlNPxJyin6Uzn0tFtgNtYLeB90L7HNl6rliIWptupCfCmczcqDUs06CgBuV2hTs"
-    "W0jgzsG9XZBKc2+YZkHAzaDlDTQh9pYr44rvXv58JfYOhuAP0JwLH/oXNHwI7TZTXAMGH2hk4538Uk0THftB0Pf8ZGPf"
-    "RF+sycjhD7svqwZakdi1Kt25WsgtXCWGDsyKmeAvvMjNFqAyxRKMPKZln+h98CKdKumhUEkWhtj3K2JMfRV4m8c6CmGs"
-    "giOsMtjN+v0gWOihYCmjMFiSqBCvwB4pt7EXpSm0Ilm4IgzgRyD9LUIv18aNAX0/ou+hzTnEulC+mCbRYq01JjJ155v6"
-    "AJRk3FYGAahOAfuVj+Hks+85BdhRUL9jSX4+f/WS2stGfWy3HCwINJV052LPejCGIhVMyaQ17/0YTfQWPZDa0Og8FBiA"
-    "SIsEDNSnhiN90FDYclGIIdN2omf7nSSTug/axwEglbeFq1clZBwgq1ionSsI9Cn2MJR62U2mIIhu+yVC8cWCoYVaCQpI"
-    "0k0kUmdrxoE1/CMDAZAsvTl9/bIa3jXgyV6iYiVTOQnU/onpKGE0iTxs5VBMFL6mwEevIO5CMZYfeldEMDSbHXy0KvhS"
-    "6TLPWG5hSqPDksG3JDh0XwX0dYmPnkJwtxoOqaukyEdJNeCJOsU20ESsIuJN12A/sRcqhYjfUJfrNC6ctxY1apl4jifL"
-    "WGqNBLHWYBjjvix05xwWaax4ffaWfEQ/RUaC/dCfgradnGfhxtsQDpXcqIYouRwiAtNTbOrmwaRZn4y3Df0x/QlUschh"
-    "8A1RjUvNEh4MdJHGjnq+pIVMGTTIUJ/8bm0BfhcEW1cLjnCK1EVcYDFi7+KX81evBgtvf70QwNwteJaAVDxnJHyBo498"
-    "SAZsZKlNp0B+WwfJPRyHOQhGZhwGH+JlnEQ0BAHIMiDAYtHAECSbQHg5EVnoKSQBNDBAWTUWm/igLsCfgCGLHEBJNypE"
-    "HloMR5my4YgNSOXYjt+eHcD/gTWhc7vSmOo0LFFG7MtksT3wXMdGZIeGJKUQiHDqGHJmpXMYPfA10NRPopAoFEc7W+6+"
-    "CKJwRiEWviJxSuSUBqYQVJEpF0GrUMDh2gqaLN444oDYawgxbB9xy8WxC1YiOOgD48UQwIPbhYzJbCjkwvdgeItVJcDP"
-    "Ew/GggqfwqswKtQQ1cm4xlbKM8VQ3GYyClAAv5069GeVPmMFtu/bR1f7wNBmYAwckVQpLo6xNcSo1P/dNsvryINhBbhL"
-    "mkARaXStQhKd3CNvJkRpAKPn//QXY50CJ/znC0e8P39zcTlyxPPnF79dvHhBIy/wLQzZKoMxESiiPBrg+YmYgO2vFSg2"
-    "ASuAawVRdA2Q7l+ryqhBR/kADQyL/o5VI/yR9j6O+TDCSRYVFcpA9EynNENwib+bqPRWgYs8z5+M0T6mcV9QQc+f3vMQ"
-    "aS66hmSbYu3cu6Qww09CMBQEx7FcxBDnUbAzSf41NxVLOo2QtxCDJZ4RsX19bgzlJgr7T+9U8N91DmzUjYEFJPRDpHos"
-    "7FA8598MkTu8wPKYB+eMWLxHujoyzbeO3/K0DHZRfQ+rdRhr0Xd9+p2Z7wC3BiH3qrxxiNaAxlwC0oe+noOnoxzjGkWF"
-    "QnBSJAjADfeYE4s38K6kd9ja4CEherQGz4GRCHQ6og0S+h9OFZhxMAuKHgY9lZsDNDKfisf8uk/zHgX3o1kEEs1gWoNu"
-    "gkwUyg+PvuMQRFNf0g+UN8BZKYvH5SmpWaJU2pib+wt+S8pArSeGAtmgVo59JqoBiTLfYhur6RTiOfpMbk741pUJjEeg"
-    "Q9HEmQYb0YRNfY6M/unEVwkqEOKjhAaaVRX+Po8wjrN+VSidV+Y3VkKpqaMVWtlI4B2ujP0U3hgQWvJkztiMwgF3/mT/"
-    "7M3TNNbDp08RJczIdhAls6deAk3+9Ojg6KB/ePQ0H7+D7X+dkm2MqDxXh/ONCXh9kvqKgC26xv9ChNQgKjiDgrbGTk7T"
-    "lBU7wgOM5aUHpkh4gFNVpQcySSQ2G4yMFrr5g7oMpvlbq0TPaXlwV7b4+7yE0V39CehnFBphQ25gDGq3O2wTmWa6VTia"
-    "flqvH9D+duXA/TVAUOszCARp6wMIickSMaP01PohNh60kR+0WL1uGZKqkGH0+JuRzT26G1nTY+fv1YaGFifGHLzgI/8x"
-    "psg4hnCEGplZTPtnksU8F7DwNUaXsQcDUyCNoUuDR5UsIPqY2YJ8jjNjuyHHlYgKqJ+JSHloPPWwM9q4gYJbaslLDPju"
-    "3MdC7ApIFJmOmH9FMMyx6lrHkggq1T02FVMpvLjCMUtAtSKvFHWMHyaqrHYAjpL1Rl4ZXJux+I5G7lna4t0dgmg97qIf"
-    "Sc/z8RcyeFsS1z7Ogzsy0z67er2iVzj8pQUQfMyMqd+nf7IYlen306grek0iHI54LfDFRbbNmeVzGdOVUHNQF/wS+THN"
-    "RKDk5N+hv8AlloPcvYCnw5tY87g2mx+1iXJ/7cf12n8NcYrVmC6QRgq0Eww+WIzDg4PHh3v1eGeVv3OqkXGHiDtE3CFi"
-    "R0SshNc80h3dg4kBvhWUcHEjEITBlwnPR18R/jiENsPGRkG5iOUYbaIOxXWLsuU4vQEoegpHu406f6KvixHrSWnSm+aX"
-    "cI4bGwEn0O+Z6K7iZQgO63tqEUepCtMHHPIxlapTEElr50a7x4dA7a3TEkUauLMDpB0gPRJAumfRqlcs0T1yyMqDX6Ji"
-    "5N+OEbwEWUUAqy7dboNaXJ3gyoSp6tEN3qqRs+YDVMioM7okSrdMIL7Db3mVlcDFaaygGs/68WcscP9hgKTfx6WLzUY8"
-    "jfHWX226ApgIi3uMs3prsKU52NmByw5cHkUzfkOjHY5sDwwUXw8MKBSuH3o0w11lANN9mDFVnOFWAxvpp5QjECIahCku"
-    "q8aUe2nHECeCM0cDzj/OM1BpbYySRV6fvf3iZSVMoA1kKY1oVVqr1X7QCg60pg7WugXVaInRpLUOasPAfOj2XS23Nbku"
-    "xOiWCHgqML2ZlxpnuEaNq5+0/tZYlQOX1w7m3NGyLBhfkWjfCobxUG+HWjvUekzN+A2hlg3DRcA7GByWUWyj8QyVJkxZ"
-    "gkr6agDG8hdNl0fshwjJ1TCPPQLDMtoxXJrQxltRihhdd62SYEFAAfahg3ZJSKxjk4UwOVFBy5QffsKUXEEvDCl1LwNU"
-    "5sQ8KdIMHAD/8Hw3xX9Bd3RYk+SFqTMZpoAZuR4AljfP91hwIn/d2AFYL+m7UquWnUtg1kmkSxWR2r3SqtzNZqPEC+gO"
-    "iyjB5BjKf6bcO/yilmvi/16q1Ia1++t5f+gcNhzp776H27qgBebKn83TQW2NT85a+lKuWLCyws939dp+efnbj387ffUf"
-    "L9eoFt2G3TLLTdwxVUJ0dNMoWRKL5m9sSc01ZniiKRFtR1929GVHX/4A9MUCV//mhkiMCaBH8P+4C5miWark4kcXA9K2"
-    "tIZqEVCH4BrEkTgWfUxBzkt+ZJO2TXxzegab4el/vpf930f4n4P+D/3Rv/ypR1znlQpnQF2GRwcN/LyjHdyEiW1zBNXl"
-    "zG7AV1v4pJYbUtr9OfeDIyq3+BAnaurbh+8bUpTCTv7VqIGl66CyDq44JwqAuf0C3QZ4WcFZKIiBrsMEfYF8pb3POfmy"
-    "m9MwLXefG8u29OEGHJF7dG3ePqOpGhnHmBt9FfvxJ6zmSniR0kOzbeoWNwlwkvLp27eYaU7bbeP4iXbsDg1sgn5/rgLM"
-    "rYoeZnofaljJN9qWiS9ZMhwcoL4l9an0WnHvR6vZWYOaXVrFscEEFEnbZXUxKYgrZuk8ibLZ3FKI8uYmPiKhqVTO3uLV"
-    "XPi40YIo0Vsq1uiMnoKLL1X25usokN33Tlby8crlUMlfasXXmP8OMfuadoWA2LgXAXPrKRmhV0tzwyrHxZchu0nvzzuS"
-    "uCOJO5L4RyCJXI0b3WqyYH6sCkVLTMXekhZitORSLYz1Y8Gp3V+JDCLEreUHDUwzhmlmvTY4TDtruh/FSkEbCrEn+nQR"
-    "sB2DqtgFReY41OxuTdwxoX97RdcCTVnfWifBpumeFhFEs5ZZqlfRDKq0mXZRYva4amF6Bh6HIIXpEYHdk3sNdG/ue9Bh"
-    "ankS2+VI4IlKqyhH1kKqLJtJgIPiS79FWdsBQSTrxhyNCjt9ey7sz1V4A1+fvTr/5fxyfPnrLy/f9OxOxJUCFWXsqMCO"
-    "CuyowB+ACtg4m4c1aXZr2ViijylsbD1ThOULLl1I2pLFAdmW+9WoAenXinik6VpQrkfIWsNbVKCH3XFOfTJpldXKXtLX"
-    "tOKFTu0QVniUVU6reHggjDQbvuHLs4u/iT08sCSZxTLRCg87yNIMkHkp1Cc3yLR/oz6EMxhHg0ERJReR5uLtgQjQdm4K"
-    "r9sq9x9gbYrarbJZ2CwF5lj5sX2kW5nNocOFSFNMoi9PDeCMzeee5yfj6BqXOs3v8TgijjuEIRWEdfVNq0SdhEAzkwyV"
-    "IruvwNU5HtoZD7lr8IBETYsSOx8bVS7SrvXmE5GHVTMA7Et3m13cO2awYwY7ZvAHYAY5MuURrtgCgGEbShjQvMEaamCT"
-    "Py0MUW+3lVQwoojOo0YYQs8vfmQE4kA5qo+PMETdS0hYLcFl5BsNPopCna/GSLCQsdnm/XBpMzW8xHOJMI/GERYWhT+l"
-    "FJlPeAzRfnnQTkkygO/65v9KrBxBm7Xadbyiyk2rqENqsw50l7YqWhbuDjerr8itqtnSAG2H6Rm0QVSzejmA5O5StBAB"
-    "QmPzCetJz9qWSg2sky1MzaPuq150PF2Dr17kh9bx8QB7dBI1GOaqP7+imRp8No80JUVxdhlnnZnMKUyPKsgrrUkMP4Qa"
-    "F8xkQCtm9lwfJKj4o4cgqCjQqqmcea9tY26/P0HgaQap8uzccHjYPk/oeQngFU6eUSnV1aDqKael5aBcpNuVFK19hQ37"
-    "v+b8Pi6/ufRzf9KV6RtbLe3d5svJ1Py0pNyo/mhHKXeUckcp/wCU0mIHxdWDAf2PaJyNS3IQY9ET/GfbGSc+P7U/F6YC"
-    "YYoXWLjgor8axSOA6bYgVcOFOpagu/DZf1+0TNWAguoKlU066nr8ywZBv7Y01JFuuFHcrOUMvjSa7JVYw9XFu7PBYCB+"
-    "uri8GhZHQVC6jUmySeF1lT7Qdlk+LnJdEsyqwxeMdsbNEUhuZIJ06t1ZGZJZ6pVzTO210BH4UVsNYKM1Gd4FT+2Y4906"
-    "J4XpbnTSqblfwggSTafkCDvk3yH/Dvn//yO/CXRykNJ9PxPzL+4D3hrosUxBJQoqT3BpXw3bbfjfHpBrMFAk9x7iLzno"
-    "ryUPeZS/a0tJvu/cwHpcbs5FlN2thHQsVfcFLkwPaUNw3DWVCwDgzUf3FvMGLv4x+BkeGiw3t0gBhF8rBnNmAFB3Pa9j"
-    "i7mABpbjNFcHJK9wKt4Ltvek/2SIZ1uHnkTmgd5YO41+EkST3oZLUGY7HNWhsFi+VOmbSdVYwSV3iLpD1EfRjN8Qotq4"
-    "GsKgRROcboujVJIolfMNIWjn8FtHV4rAX7TacF88btl03Aal3RE0N2a1/rcJX4hC13bxNWMn4src93X2+qf/+a//xiuC"
-    "wItvcScMGqh0A9kXA6btSR32LrQjFK0/5P5kbkwbeOrGeM/Tm4PBMS/J3bXPJnFZo7Kt8kvv6sdpSa/ltgxzIWF+WROw"
-    "sVtJN3/w1u2ZMgml0COZhIDQwLbwwi0f72r4EBYX5dEFI8k1pjmFXn6lSn7rxwB++sVGr+SF3DMLUN1kPJ3q8sxBpxO9"
-    "qhcq4aV8mxVwiLexPMIzjVf/0qwNNuKPMWErfwnMtrGWhcSWOGXdDtku/ZCOWiguR6FLJtIqQhZyWOi8d/Gy24Ilq4Oe"
-    "j65L92uio58I/E35pg2pcd94LXqxA+ZeZfR37D2uJONox+N2PO4R8bgmcuQocXB4dPzsu+//9d9+kBPX40XzFqJkbmSq"
-    "vy1sfBW4yECBUnDsa+NQW0Sftv5bIFDlKlO+R2bvioKMvT0Ir5DaH6wMYitOXubIv/Inh82o3xIw1lGdUYls2z5QJtB4"
-    "Kc/YjTxFFZa8un2cHIos5Puu8UJacPEM7woKte+hzcw0wolN/fHNZc6TbMbngpj6mXtXKj/qUDmwDI+vy46SfCcQHQdt"
-    "r5U2l65iPnTtMrREfSShK3I0Bx8liZ6tl+iyVAGfSC2Fp1yfrtBDsYD/UBW8h+dEaMWw8H5UkaN13FIS5fsfuljH7B2q"
-    "qM1Smfu2zIYi5bEgNPEDrlARpRgglT3jaENjJDLkM8OrJ+YRAbQH6lWqrQ36KnV/10H5FFBfmqxruvmKriO2F3lxuSd0"
-    "9RYdcmTuAvTdubnNb1mRpmXMWZHo+27WsLNqYA2ncmug53s8iNIO9A1z7SNt9aKKmSkMS/R55t/gmYRzpNpEpXHLO7Xp"
-    "FC+CBbXsPaFOnXTDGCrw6NWJojS1VOEmL0EK8O1Z2E1n0g8rNqiOrMvqHx+sV/+8+LXYO0uToH8mnoqL87+cv7ncP4Fm"
-    "GtNtYKg0X/0NNqr6YXnUXq792XEH4+c/FntQ5+XLd69XVDq6+18SNg5YeJytWNty2zgSfddX9CoPkWtFbW6bqpFmpsql"
-    "OK7MxpeynZ2H7JQJkZCEmCQ4AGhbG8+/7+kGJMuxEr9spWIJJNDoy+nT3cqyrNeoWo+pX1TmyoR+r9S+cKYNxjZ4OpWn"
-    "Y7pZqkAXq1a7IeFZcUWqKWm6KirbBk+d186Tvm11EcjOSVFh6xpbsso0moK11Yg+eXxbGk/+ylQVROoGG4PyV9RoXXqK"
-    "KtBg4bQOQ6qMD5kJuvZDKnWlgx6S055fzXUoltihZrrCw67Bd7sw+PhP9+rFq7d7Y35IEHZjwpKy7Iu3jajstCrJQqff"
-    "zk+OSTfXGhboUb8HhVsVzMxUJqxg+Zn+szO4jk5XYYnDr0c//R2GiNyoKA7VOqhSBTXuEV3DBdFpL0dvRi/6vQzO/flv"
-    "WUaHutFOBV3SbEWzzi20prmzNS2hUYVjo3Y1odJSYwPpEpKh8a+93rN0Ua/3fwxDr7dPzuKi9GpIqjLKazhZNSuaV2pB"
-    "DIkhNjRz42rFUGBpQEZwXRHMtV4f9nK/gmv9qil6yR7c8ewZTW0TnCqgfUZnMRjKU95GdyYXtqs8usJA/bmtSu1ooCuv"
-    "gQ4HHRZ8WVjCX6bSzz0hREsEl3e3zn5hO03jg6oqD++t1YIkR+zG31kK3wzUpX2IAqsR78+H7DNcoMIoqflIQZqeHB3t"
-    "H7+j0WiUkJTTABfkmSVZQSEfStvJNfoWNlerxxgbUv61b6/6Y4IXseozcLCC2L9ybCffFYX20aXrrXMFX2Cvds46rL/2"
-    "r0xTxlN4XGO/WujNemmakERGmXNlqs7pEZ1svou1JAI3urHiuMmKqyvlAwlgEHQYhq3snEMOxQZRz9mhbScx3ZhqZ5uI"
-    "SJrNBU5+/AOnptR8/rXPoIPu16rq9F/P4eIrvYJWULhVDu8CoMF7/ASej6eyXPLZc4QFRdDWNHus7eMbfbHUtVpfnAM/"
-    "cJZ/YJEV2uNMcIuu1vIawUBkk6Vs5SRyCK6caeBMA0GmWeySM3oSTEjVSpmGTk4vPpwc5+QVTBboc1JFMZAnPqECxkcz"
-    "B+zWIUfPONuwotjijJpV67RdSMIQQlzqueqqsCdMyBgFgTWsMIc6qTxByGIEa1tq0qCy1T02CuWcARHyAc86cP4w842Q"
-    "gte6UU2h8xEHZamrNqcb6658FCKmcDiOLZgfl+JEDaYa37srwjEWAAVtC8MsKmD1kb1zJBQeXbrIyCWgoW/h/jd7Eh0u"
-    "E37bGsGuX3N1o28ZkZTzl5x12Uet4IA1/gaQAvILeGUAboOCfpjksZxatYxykV2bEtS2F6vWynYbECgv/LfgIMDdXM2i"
-    "1llWq9ssYec4HyefIfmbgotBvq15F4R/yx2ISRLODt4DMHY+RwGEOCTFAkbOFGqA8GOHkhpgIlt4xExeCCnCtxbx2ZWC"
-    "WTZTKKPrHJL4fxTXgX3MPckkt2Ldx4M+nkjmMxslornPvVQP2LORFzYoEkLRisu2+IcpPDcczJ11hQHBPoQR9ibb2pLv"
-    "xRh6XTh44pscaRh2pNpWKyexi96D+T/HA+Pj/aODX/NYog4YRgUg73u9O/lCd4kZmWaxqLWSZLnr3aGcb/5j9wu8vdtw"
-    "Nj95iXUOTtGuUVWOxX5DXROrMYxZ0y/Y0ZTMpKlaMp+01oU1mNAhLEYi8BUL7JjgRRqCXcb6zDhLDDWURbKegQCyRBfA"
-    "T7dTwukvokUU/IYFP8qqO7rYOvEoI/kexFdOgV2cDxMEQUuCff4jCn77E0uujWdKvCx1q5tSN8Uq6t8CrDDmgWLxGuOl"
-    "99mU6CiZ93FFi7JfvhK1g6k1gvqtug66tVy4siztECjewKMFExRLXcv5J8sR7F9yUKLt+6h5mgUwajl3YgOVkoTixonA"
-    "VqCcqNrgnVy0XK3Fv2Xxcf+lmgMOl0j5tb4p6KzvMB1UEvrSlEghxv4QCAjRSaxGlEQiaSwhiMTFrREWS+Yh4dDS6ujG"
-    "OTc80PPPDmmDaA23TsnOwnZVKVtnmm6cCUE3ExiL/ADxQ1upqGqB0pSMev1iA27XtSG67MP9kgbT4KpsSv+g8w+HH44v"
-    "9iZw5KXwNFvBPOXZ6CTvzWuJpXa1aVQSd7FZ0QBCLg7Ojn4kJfaYkS56Oyu+zBH0mTP+D/DvoSy9BToaPYlmCp1/Wzti"
-    "m7HVT47Q3h/cqrqtdhJpvGe/ZLR4rrH5TnXu5xko8xELuVgeRAbNMvnoWq5dwLF94l7QezryaveNcWoidgCufBdX7AAp"
-    "xhMuVj6mstBIzMUsW+l1E9LYmS25lKzx84RG6cJEaCJpt2Yyx0GnM/6MvYLoNNy0KdCNiXeQppBf3nMn/J3WTsZBSPtd"
-    "Gc5fhjtEoiBX1rZDdvNa/8k9G/Aw9pAsLNeOo+npE0bKbTgKY9WKXoxefifcPJyK23mgnjHjy6PY+3TQLnZxGIG7lhs3"
-    "cK0pAn9iyuEqEospgxAlDAqnVu4pVPAllF1fMxrNfzXKyGvKuDlQ9S8FGtbvRAS90v7pKX3ePzs8R13njOF5iEPftnF0"
-    "M+0tCZcx1YxTn4h2L7GTnDexo8GZ52Cyrck7toc8hD5hgEzY9gYEuz6etagD3/Eyj/3Yx6MvfTo/OJPEuULAL07+dcBt"
-    "10e7QGFZgx0wj4zrKZUpbpEQg0g+FQ1Y+yhhiZ5P8zjxY39va6CEBOJx/5objt1qoyvgDBlkGXONZCgYMMucnnOntwe9"
-    "D+IWLkfMEUNhpVLytKtnyE4e3VPbhofT83/TgPsHt5AWAC1R3YUOrMm3FRWmFPRXC2e7ltvvgFY/FbvYIg0fTK58oxge"
-    "p77t3fNxCgv3thzhwl/z1yfclCxOBq8Z4gvfPpIpevfQph1avjGd8+cWXw7k1w/YmGdoYOep21laL/mDVs8yl3Obn5KM"
-    "M+neMw2+wwueEYyYM4R9wjDbyGeeCrtoRtkSBCD/YNmNdAqK3874l42dFhUWf87PpjwAvju/gG1TfsLjGsza0jF/sGkz"
-    "mEu6pSQL2K7DU5rKjRg8MAfN5C9307uVCwKX85NPZ9MDJgHRjqmKG/f1bzBxvLqPQMFfRu/xMum57nGCukpjY7QOY8CT"
-    "2RQ1QGuiPeua93oncZh+8HvWzoB8M9/zLzQ/+NlBZtVR7391ui9o"
+    "Y29tcGxldGlvbjoxMTY2OjI3NzQsaW5wdXRzOjEyMzM6NTE5MixsbG1zOjI0MzM6OTQ5OSxtY3BfdG9vbHM6MjA3Mzo5"
+    "NTUwLHNjaGVtYTo1NTUwOjMyODUwLHNraWxsOjIzNDM6NTM3OAp4nK1W224bNxD9FWJfoqK7QttHG3kwHKc3pzEiN0Yg"
+    "CBC1O9Iy4pILkuu1WhTo1/TD+iWdGZLS2rEfAtQPXl5mztwP9Wexc3bofXG2XBZFif92DiAUZfEjfYW3HVgD58INxoux"
+    "BSNCC6K2XSdNI7QyIIzswAtj8+m8WJXLolX/A4hGjGvlA8urAJ0XW2c7UVX8GXoRLG6CTeIoWrHYV+p9pXwDGgKgzhte"
+    "cIChVWZ3LqTfo65yPpTCOmEAGo+aB+DAHQZqN7Y5iFoaIY0fwUVIB57T/oG+Au7BHRixFKMKrR0CIeNezGprEL97/VZq"
+    "D99E7S2EukXtO6mCsIRMECYIbW1fUlTZ2jlZrkFraMTmQDEpLA7BYyUsmhXvLm9SVuQGNAfpa6c2IKTgozNc1HZA9K2W"
+    "6KAUYeg10KJRdaBvL0MAZxiUhLt+CGiwga0c/v37nxjxYCjegb2VfY8BinWv+gdqk7VoLPizmAgxWoc4W4QUFzc3Qnmu"
+    "E+q88iWG8NnbaKqqMri2O0Xw13YnlMllwYKMrQwE0CnvKZ24Q//BdcpILWaEG+we09WqpgGT8gsPvXVUniteYIpjm5Tc"
+    "tw1Xeug2WN+mpDh+Wbz/jQ4vFx/FDPfS7XrpPLxCw0MYpNYHAQ+1zu56cPfUTwv6TppwdqlVvUetddWu2X+6a63nLHvA"
+    "XsD5sRhHKgXl+2gro9e2PyD4JX6wNTW24mzi0Hrx4XI+n4s3i9v1GeNriZPAOU+ZDigOIeUikPcMRy0Asm4ZFJFokKc+"
+    "17SYv8XLBNyifxqLGOQeInJ0x/Zg2Fn8K4vEAJGTEh0xn6zK75ChlkVVeZoI9KGqjE2bVWkGrTPlKIN93iv01aPXKyI2"
+    "g0Uryi1NDZl5zBaJA/TJxpbhafzxLCkXt+wyDjfXp2BcooWJyHtsjV4mKuFMkmh0YjUlj+Wq/J7+PedaYoPlKeI9QD+x"
+    "8pMdBSbpQLxEVxP8xAUTXbQoD0+UuWlQeUTGKCldsZn8PAfVSbcnHaoQ6lxwqTAoHBjsBc8jwMz9BZ8DwpTYpCMNL0bP"
+    "BxMHE69MHKQhmvh3gd4hVVW19PFhSD7dc0kQdGM9HAu+kAfRWUfPC/SA7tGY0EGOxKs/puh3qgktT0oLateGeVH+ECU1"
+    "4we5m0j/evXp9ceL69+vXoS3owE3xW+twDOPkU+CZrY7hdyzqR453pon/XXDh1Qb1KH00QOQjSlvtUQqzb1/3OdsZMGk"
+    "lIHfocPYlvVe7mjyLFbc0yDHbkaBb5+ZkjJvgxvyzERePQUysCeDf5SC02Agk07OP9mBGPxnkS5ycjK9nmA/MywRexWH"
+    "O/fhncNxivxKz2m2VPv7ZwWJgKdyTzrtNjEtstWkzyoH2xeEmOSPRvFdk/WRh/L2VIocX6L3U3gt6xCP82KjTPPEoGwa"
+    "JAEuVbolvZHFR0kT/pSVdCxsvOSCPtv+JDweR4BZmceApiD7Gx+Mk7svD96R/h+1D/dL+QyvpbdjMvobbTdf0gz/vMB3"
+    "FXlpcwjgE3oUSt2ISs7agK/E8TcrvVko+9d/OsSIiXiczVhtb9s2EP6c/ApCKJBkkBM7RT9Mwz4EQ7Z165Zg2VoUhpfS"
+    "0kliI5EaScVxg/z33lGyLcvyrCIz1nxwYL7c63N3D32YaAB7MH70XpgwhZx7gZdaW5jg7OyjUXJQrZ4qnZxFmsf27Hx4"
+    "PhyMzs/q475n5wXgLTX9CKHF74VWBWgrwHjBoyd5DvS/PmWsFjLBUxGYUIvCCiVx+V2qmFXMGeM2Y15mFjdmSmeR9+R7"
+    "JlWlbQiaKpUBlxuSfiIRTEgW8kJYnpnTprwYF+AJxfEoEnSDZ9cNc6ttfzyZHGbC2IGwkJs9BifWKr9tOCWkhQT0hlN/"
+    "psBioQ06hhbhdi6kyMvcC4YN54bol1U9xF1JYAVHaRblZrwWS4HK+UMldzRsSn7ZK2QRZGDhK8AStwSmyhyPTNfwTyk0"
+    "RF4wroRMerijwey1Mu4Aih7J+lnNWM7lnFyiK2t4HvZKTAw2TPfoCUaazxuuyDKfbvEkUzIhT2ZcWJ/K1ECoZOSqtAnq"
+    "JRBfNb09JYjnXN+RMozJVYwZxTJSOufULQpu05W1NT6e/IZhWeY9TdqGXWBxZYDVgMBJwBqmsEAygR+zFKSrklDlmISI"
+    "Adrqs1TN4B40lo1bWEsJ6ejXYfgUsv+9Wi4wJTPQg5AbYO6KT2G0oGn37zEffJrQx3Dw7WDyzYuqR7wBmWCkg/Nmk8AN"
+    "IalVY2SmykAnttcbV9OQGz5nudLwHdNQAGYCs+oWvFaLM+KTk412vKb+jGY4uasvhYZYLDbHG1Y0ALFcmiyjybVGMG80"
+    "FRHZlBECUhBJatdSPh75owk1X544YHZmvp2Ip838rav89fL9928v3vx1+a8ReSSsqZlEJ3pNWTxqELen7LgWERC2i9JC"
+    "VKEdMa1LaU6qZC0yPeoFaby4R0DzotjtI41KPEg9Bq2hKHOduOuiwsP2PHRnvhZ4ZCh0DIWVOUhr1vJPyS/mNqULfQy8"
+    "dmdrGyniM+Ea16qWXpJdwqiMWxpbnbRnjdP4Hsm4fYajvyGykBaEdzwBQ7YJaZBAZRXzaPnbGqqUmj4zNVOJ2CdEStNV"
+    "B44X3UGP5LxXpWYX169Zdb7tphO/ELbT38W5ySE8FErvk0uQkNuaIP93c/GdRiixX26ufseuh+A45m5Q+myGG3yKI1PE"
+    "bgY+IFl2HWN9CvpeaO73ZdYPN2+dVR1aF5NvpfJLVVCRUhlh1dczsa0DR0ynio5RN/oyfSvy1IoltmkebnsDtR84UrWi"
+    "3sTxEi6rDE3IyA2eXPnp9rrIhdNWx6LWPOkzJ7CM7vf5UEiVsT1HRRQhz3ftbipktNaDg2BErWPGkT0/c4BQ2ZiK95Kw"
+    "9uxYUJq2hhVj2a1itmQoxFcrlrLZtHemJlTFfI+ZMdhgQ3jOPF4878hQr0n8Ro6BaSTwfZgQ9TN8LHfS1W2/LRBFBR6m"
+    "Lp2dVdcsoIWrS6v6DEgauF93/NfgHKpSWnZ8NDgKGJIFGXEdIW9AOnmykZtppqbP68r1O80pBdLDpnMLZqNXbklEn/hX"
+    "YTwYkxy3gL0RvTlYWbslsPU82N1x8CBiT4bYe1hYWqxYg+8vN2YMO/4Qo2JWKQ3YH5c/fjg5pZSoODZrwN72pGo8lDKR"
+    "ix1XRo0royH9tYPn+v/uwH0G0WLtMnic1Vptb9vIEf4rC6KA5UIS7Dv0Q+W7A4Kc07s21wRxesHBVqMVOZL2RO6y3KVl"
+    "JfB/7zO7pESJ9FmKkxbJh1ha7su8PDPzzFIfI2dMaqPR9cdIy4yiUbSgNI/6UUI2LlTulNEY/NHEZUbaSf4ueE1faONE"
+    "LNNUTlMaiksZL8TE73Y9HvJeE6GscAsSNpcxDSzlspCOEhGbLJM6Ebl0C2FmmIOJeWHmhcyG4md9a5YkpD9FSCsm+dot"
+    "cGqcqqVyw3wtvuPtfxCDwe8W4yff3cq0pB9OJmKlsOOk+j7BHn+/evVPYaa/U+xEJl28UHqO86Tzu59gc6Xz0l3FC8rk"
+    "5EIoJ6S2KyqsMJrCctK3lJqcMCKsS0zp+mLy8SYyy5toJFxRUl/cRIl0kr8Ph8P7SV+sFsaSmPDoJJxMOAxrt6eJnhQF"
+    "2TJ1QSIYgU0qdS0wBoIXpjAaGwKHhgWbg9i+BYwFa2J2dZxyltLZ6VA8EzOp0tJPCEpt5Z7J1HrBqShMwSN4tFQ6uYl4"
+    "NCNr5ZzCF1gNR97fVwaWkFMPPlBhBN3BYrFJ6EJMbiILfJSW97qJZMxQeV/Qf0pVEHadsN9hhOAjTXfuegxDMUBqQKRK"
+    "Y4Izoii14BnDDufbynq1aaygWyrW9SZ9Vl94pay3y0ZEywZJDQAQrMEWi0snehk5OYQfdczwvOg4M/hNvLl8MQFq5zhz"
+    "KuOll31WpqlwkPW0S9jBYMq+n7BGFjjQax8ydhSg9dIrzE5Rld0rLcIXj00YflJBT+m+h+UGkWwwQYi8ISK2geRo9DFy"
+    "65zDOWAJjxFgORVOEaL94/19P2qC8YAF9/1NipgXRK6VI/7Go8LCyZDxImi8WpBuuVjwNgz2evRY6Ss5NrOsKxDXLYHe"
+    "LQyDaSvtTCJ28GBlijSJYAK7gBEaG02RFEjqB1RT8KzMlUPkDJv7+VBii8okUbxCpq8b4obHR9q7CvS2knxOHVRI2/W8"
+    "MR+vkT98hq52kMkrna5/QvRGI5+nWC18QGjeUhgOaQDwoyw3Dhl+O7vp8VRZN1COMtuyzUs88i72j8WsMBlg7/+UOdt/"
+    "MHDmaA/z+veNaZCK5lS0Tn/LIagKiMDH43GmtMrKLBqdNTx0Bus4c8B2r4DOXFYKpbLalqXP5F3Y9/ysufO3X87vwdxt"
+    "mVmXMCKLQq7/T4hIKCVHbaLgh30WcFxsL1C4lja4CMmrQFqnxAITa/LZAbVJm6lJOC/qKjF/sXTgy76oJN83m99kfKwz"
+    "u2e3gra/p8Fjvqmc0HJO8Nm+b+oEtHEOINCRoN/waKiW3jd9X4uhEfuIiVEvNhqeyr5/wRueHu2HJVF+QJD9ZFahFMIZ"
+    "vGQnmZ4dH1CP+KAdN/8bJ8wIlb+NQgk6Yhjq7AntwEhM7mlQDf8LDoWY0hSsb8oUwimUVPYS6qeB98Qvz18f7RugHrli"
+    "O02X2fQB33iOBN+sIGqfq54lACPxRa+ZXjcp8S9N/w052WayWHrX6PWrme8uZqYADcYJzPqjfitAGoKlaXQ/3hcMXFal"
+    "FJjynFzg555NtDgGQda+WJgVQ50pPVXCb4TkMz4XzgIajkPWE4uxnFLakXkDHwY99xNG+BCbEgibpRKxjoaqzFPiD4mK"
+    "Hf+FKxwV2gOLJ2dQF6CrzPSF0jBzcKB8EEsbmCDvEwTB039fy8GHMf93NvjrYPznP4XS+5L0HLAZfdOsvXigNNsabp6i"
+    "3epMPbt8oCnIlVyLzBRMVSknwAoQ9QPRHnOw6oPfG3L8HGryN37f7Ze8oJmqH153ZJ720HivirfyhEq41YJnFqTmC7eD"
+    "3+vz/jnXdyfnTyhC+0f+4/K373999vJfl39okdA7rDSUOIiBY6pFEA5Fr9pitEWaD10EKPcKp8FZtafPv974hDbt2lv6"
+    "lC/zPFxpqPyOtUYbawjdYGhh0ZcgEGcIBfHs9ev6+gRrTpDPqtsORsRgwJc0fIVxdIxis8fd9jacWnXi3lrF3HZx0ha0"
+    "usH8tlaD0SCwmb9MsjuQZjyH/vkwAV+HXru6LQCImMzstHnfslzKmpTb+ge6vJ0Wrh/xHu+foOgvCBak1XjpLwkgm9IW"
+    "/WIaCPCevnsElF3zmfjnp2D+IbbzAOhbdCc1c9XG/Uszhw3qLgDpZFVddWXKWuac+IbKRAVCX6aix4B3Zom0sFBJQvp4"
+    "ElrarszkG0Bs+zi2fjMlh9/PQYxWm+C3rzf7ety1n6PoLjdFuwRc+mHPrTgC+r5AJ75v83yRkj7nr3CtWojnV7+KHr4j"
+    "onNZWEKAZ6UrAfi1oLs4LS3kutHzwpQ5shx8nRkbtg+W6WOajB2m10eeDm/0jX7WnDkbCU597/3Na2xv+cOFuGws5Cks"
+    "aR+Fa3YsYOq9Py9ffVdAm2Ao3+X2pCew6LnwgK/MhZp5bnqnrPPFb5ed9qNK0y8hFvuNpeo4tSZx2yOPPeJtdRcEMFT0"
+    "bv8MdlLXER2s7fy487ZNzZ4twTgAl0OKANvA7Fm9mQA2cNl6aMxCtu4Sgp7+WRdPrgLV26I6efzVUh4kxdv2ZdAVjzbu"
+    "BnvPUxUv+a3LYDHx1YCfLYz13UjoMkP3WbUs3JdsU4tmFjK60ZbZEooF0yVb8SXOArzo+HrBxx9IiZKkIOvL+lTpZIdr"
+    "jEbnbOIV3/Y/kShxmrCh/64vEJocqe5GDr0e7DpitWkuvAN8g9EmJ18nFGOTt5V+jsHKsL0GoiZXb54Ph0Px49XbyWh7"
+    "5+t5eMW+HaaTOx5WFjQipqeQ5vq+slJo23Ce+86PxTqkA+Pi40x3m/zQ+w5ujfm1kjdZZ4psZrta1Y1UXw8tarFYJutd"
+    "8OF7lI1FgJzwqnKb0GL+MHyBhxWQFoiuFInJySUFJAX4Qb1PILVPR9NOZgn3Qr2TwclIoD/RiWTAs0CnLaRNUzN9GiGo"
+    "ru78ocTniOnakW2V6Qdg9bnv5D/5PvhpeSlI2XEpL5OOt8n8u4jNC5Fw67mS/n11uLibU9U5qYwC4EAkEOo6Js5cChza"
+    "3x349UzLZbHERv6HAlrsvvEeYunRiKw43ONVcyuX9K/bK5XCO+DexGscbDPyL9gRHOzT2czu5LeHbvQa93SpytQjS84b"
+    "S87P+F/77dnseMR9gqn+SEfWpboGO+wFaI0aTkx+ob+2jxeyAOmlwnqT8oROOXT14EE+fhgHD+qEH/SQ//mGx+mF4DUV"
+    "TatL7LDjrSU3bpVJNvpXUlcyfoFXmjgSCfkd/yBgpyKM7/8LEFr+4Hic1VpRb9s2EP4rhDCg7mAbcYs9zMEegizdunVr"
+    "0GQtitZraOlksZZIjaTqeEX/++5IyZYsZbGaeEP60FgiebzjfXf87uzPgVUqNcH03edA8gyCabDQADYYBlbYlJ5/omdm"
+    "VAZKwjHThTRslYBkNgEWqizjMmKpkMBIgGFSVW/HKCUCE2qRW6HknWUJmRf2Ikwg48H0c2DXOemn5h8hJIVzrXLQVoCh"
+    "UW/NZpaxWshFS6E3iWJWscrmCGJepBYHVkqnUfBlGJhEFbYmaI7nBVzeYJqQLOS5sDw147q8GF/AFxTHo0jQCp6e19T1"
+    "w8MAt+phogbjhO8aSfto+KsQGiL0bDVvRttLqSwnBUoJPHop0/XPQqIcqwtwZuGH0IpP4F875fD0I8hyZUHa7WzcaYOb"
+    "VBg7EhYyUwPPC3zpnOsGWKxVxkYj96fI6eRHI6vaONl7WS9I0PoPtWloBixAt3a/xI1joVEF2h6HMyFFVmTB9Kjm0iM8"
+    "Tqv2EPcS4Zzz0qCUl2JJ+4xfe7mTo7rkp4cDivdPW2eyxb/hWvP1/wShCFKwUIPPj+6FSxg2QWgfM26WxjtnyJRmEiAy"
+    "iIY1uESiMXGouYrWGIWScWlWoNvoui+pB8lH3BK+y5PYdYMTMusLju7Zrawx3LHgNl+XTm0522Ng19dVBtw4GyHVuGde"
+    "0TODT6DXzitDthKWki95B5/ZIFQSfZT98IxEPW779Wsk9PLhEiDfI+B/ViuGd9aaHElLGjfBUf/gvsV/7Rj+bxwYgw2T"
+    "mgPfcGGZogAhH0jLUqXyIWW9KmiOKYBCSFOI2HxNSVwgEyD/4LWv0G/st9Pztl/vUXAvd2MQYircTpNFNr/B3alCeKG7"
+    "V6jqkFiAAcRa5EhA/fbYZPzv6pAY012Scb103pbrl7EjZLHSGScyknPrDnonXmuKpWnwZbar2AmmtBTwnDCnLMAaPEPw"
+    "7KrFuQB1HbJErSh68H5yLxq4pT3uC7oeYP3AekdywueQNi4WOqg5MM7c0BQ/hKpAbMUpx8TBmS3yFOhDJEJLf9EJFrR0"
+    "kKLJGRqKcCsPqOuWOcAWB7hyThC8GEKjkBtPu0mOVwRH/3zHR3/P6L+j0fej2bffeNryAuQCMTl9UuctOCAkORIxNFcG"
+    "OlNlk0vVFbnga5YpTXUB5ICYRfy7F8EO6zLibycb9Xju+cwTJ3f7kGuIRTX4riNTtl/NdhhQKwmJyCbOMwmIRWIbwfFu"
+    "MpwQN7J8cYcLd3fLX8/e/vD65MUfZ/96Ip8pKtVKohF7lTs41WCEj9mgFDHdIs3lBYx+Kswee2dVnp483OBHa+o8o3A3"
+    "Cc9zpAXsKhf5Ndl7xSIFZurpA8PyD0MwxiBgJ+fnTBiXLXHNI0yTo9FHo3yUjkYJpFSRdBQxB9yoVxpAYbcj49LvSncY"
+    "HRc5RC9MV8nQQm93vFxWZhDgGAorMnSQaUQNhUyOXI0W7KPguZtb6kg4JX7XKNufkl7CqJRbYsydVXujJB8GJOPDHQz9"
+    "DeMRM3e45AssF1A3IQ3W/6mvJ3bs3eHz5Jp7ovNfE1Y3EcAb4qrFAFO1EPXQeqEWaH1VTmGuWhH1QExnwhgi4PiE1x5o"
+    "zCs8ZQOCulVLzDmJiCKQHZz+XkT2CpfCdGVSV+yj2NuB+lYVFMvPvRqtEs6Jr4Q9HN/v5lS4zpWul29n7oWjmBRIQ0cl"
+    "IldNO9oM0ZDS4C8XL3+nl6cXr9kAnzEx5FwbwDyRFbbAuFkzuA7TwqBGbKFVkWOuRCdnynjp/kiGOIuHFmdXO3aA5xA6"
+    "vZf9lHov38uT+sx4yiirf1A0PzSf6MMxO6stpCmk6RCv/bgvfCvZ91tKvNFojT8o1w8ZcFdbYIWNA3yOVYaIXdlwLYx1"
+    "1KFZOAyD0tJDqEV+I606dq0o8HbLvltcll1IBENJjnf3ICd1bdHBeSf99tvWmztniXwN4bLP/UZnoHZOvZ6ONnDZemhG"
+    "Sra6Tt5ON9ZVZZRpw51FufPswRJGTNGf6m3IC3qu9aMHp6kIl+ihq1Fy5W4lGkuUcVWcL/19S6As9aie2yYVSdRqivOQ"
+    "AeKdRRTQlByQwp/WdCSzgyjxXt6qRa/sQ9vvSTajSINxhGkuZNRgcdPphDy84tRguhsFpSxlfGfGd6ua7LMqJffti3dt"
+    "sdpUhs4Brjps076HGQmhyte1QDjFx/JIBzUsXV28Oh2Px+zHi8ur6fZrDlfblBWNxelgO2B9LyJ7YdQgQQvhLrVN1aUv"
+    "T2fbepi4HgCptU8tThepVd0Nk5u+ZqQmCfAwcUfWme7rmbsydaPVwyGcrWKDaqomFqmXtjkLxAy1Nut5MaQP42c4WEIo"
+    "wSBNMb9ZvgSPIQ88NKyr9jjEDv8xUhsp0HcfB49Gj/Dysagpp2AihR63UDxP1fxuxKnsPrtNgfZh87UF06IzN0D2vr/l"
+    "+upvSe6WQL2Wja+5eMTmPFx6dOAJYPV6jbVBzDZfLvqW/QpLkbDo6Cz3FuF7ywsoi2WRgUcrsjXMQTIESqkCCxXXe3Lr"
+    "qfbheomC6GJD52Vg+RitkyG1Vsa4tDecS6J8OzfY6sVJ/cok/5uQwZWz2B/slL06e3aFkUWAiGPTSLw3NZ1rreRUZOKW"
+    "JZPakskR/Wt/OR73h+tXHNW/2Ui2lJ3a/X7fUKGGsppb6L62ChOusbIAbdyR0oROPWQ5cGPRs1+h480h4BLySKjD6TGj"
+    "NSUZre7+ccePEqg6Lo9kY3+pdanjAX6xgFtiNn9DPxBqXFWzL/8A0MAF5Hic7V2Ncts4kn4VlGqrYt9Sin8yczdyJlUu"
+    "T2bXN0kmFft2ayrRyRAJSYwpkkuQdjRZV93T3IPdk1z/APy3RCm+lHOj27qJJVJAd6PR3wegAXzuuYGvY+X2hr2DwXHP"
+    "6YVyoeADfH3tp/D5RiXaj0L46nDwbHAA30yyZKbUOFH/yPxE6XG8TOf0wosfjwc/wAue0m7ixyn/7IxKGorbuUzF5TJW"
+    "iSPgO/dayNATZ0s3iOJUi0xDRUJ9AllSEU2FFG60WMAr/cAPlUijKBh8CD+EpyKJotQ+dIQMfKmVhj/CpZgGciZQAwde"
+    "CKd+spAoBZYHQqVJ5qb+jbI/1iSBDIXUy9D9EM7hY6CSAagQZWmcpb3h516aLkGJVH1CY8R+rDz78c7pzYJoIoOxTGa6"
+    "N3z/2Rqv3/+oQXenl4K68Blq9sMZfDY2gyKmMtCqbioZ6luViFs/nYsIlP73i1/fCBXeKDCRgm+ETj2Q7ITfkOJGBpkS"
+    "e1Ei+mIK/4XHfrjviHSuhB+CAqAZvEbFRJOPaNlrtVSemCxFLBMQNoXqSOg7pyS90d7p6XmUpPhV1KKMCrMFaN2zuqJN"
+    "Rmt15LJRXGgbR+CPBYiOvxZ7nprKLABnwY/7bUL1p36gCmFimc7X2/U28VNFVjEWnqsEXCQEP0ojY9QhPZ8sU6XJ/ULh"
+    "L+QM3pKZ50coolpMlOeB9cDpoyxxwfJSQO9Jn2gRovjQZBoLfHt6+df+kSMGg4EjfPBtUi6vCRpIgZBUn3GkkpqemmSz"
+    "QsEJ+L2S4XodoaluRZpIV02ke006+CE0bygDoZIkSnS1ntRfqIga2dQErTlRyfqKXBm6KiDpTT8Scop+lM59LRbYDbWC"
+    "3gfdC+xzZeq5YiFqbbqQnwpnM3Kg1LNOgoAbldoU7FtI4M7BvV2QSnNvmGZBwM2g5Q00IfaWK+OK717+fCX2DobgD9Cc"
+    "Cx/6FzR8CO02U1wDBh9oZOOd/FJNEx37QdD3/GRj30RfrMnI4Q+7L6sGWpHYtSrduVrILVwlhg7MipngL7zIzRagMsUS"
+    "jDymZZ/offAinSrpoVBJFobY9ytiTH0VeJvHOgphrIIjrDLYzfr9IFjooWApozBYkqgQr8AeKbexF6UptCJZuCIM4Ecg"
+    "/S1CL9fGjQF9P6Lvoc05xLpQvpgm0WKtNSYydeeb+gCUZNxWBgGoTgH7lY/h5LPvOQXYUVC/Y0l+Pn/1ktrLRn1stxws"
+    "CDSVdOdiz3owhiIVTMmkNe/9GE30Fj2Q2tDoPBQYgEiLBAzUp4YjfdBQ2HJRiCHTdqJn+50kk7oP2scBIJW3hatXJWQc"
+    "IKtYqJ0rCPQp9jCUetlNpiCIbvslQvHFgqGFWgkKSNJNJFJna8aBNfwjAwGQLL05ff2yGt414MleomIlUzkJ1P6J6Shh"
+    "NIk8bOVQTBS+psBHryDuQjGWH3pXRDA0mx18tCr4Uukyz1huYUqjw5LBtyQ4dF8F9HWJj55CcLcaDqmrpMhHSTXgiTrF"
+    "NtBErCLiTddgP7EXKoWI31CX6zQunLcWNWqZeI4ny1hqjQSx1mAY474sdOccFmmseH32lnxEP0VGgv3Qn4K2nZxn4cbb"
+    "EA6V3KiGKLkcIgLTU2zq5sGkWZ+Mtw39Mf0JVLHIYfANUY1LzRIeDHSRxo56vqSFTBk0yFCf/G5tAX4XBFtXC45witRF"
+    "XGAxYu/il/NXrwYLb3+9EMDcLXiWgFQ8ZyR8gaOPfEgGbGSpTadAflsHyT0chzkIRmYcBh/iZZxENAQByDIgwGLRwBAk"
+    "m0B4ORFZ6CkkATQwQFk1Fpv4oC7An4AhixxASTcqRB5aDEeZsuGIDUjl2I7fnh3A/4E1oXO70pjqNCxRRuzLZLE98FzH"
+    "RmSHhiSlEIhw6hhyZqVzGD3wNdDUT6KQKBRHO1vuvgiicEYhFr4icUrklAamEFSRKRdBq1DA4doKmizeOOKA2GsIMWwf"
+    "ccvFsQtWIjjoA+PFEMCD24WMyWwo5ML3YHiLVSXAzxMPxoIKn8KrMCrUENXJuMZWyjPFUNxmMgpQAL+dOvRnlT5jBbbv"
+    "20dX+8DQZmAMHJFUKS6OsTXEqNT/3TbL68iDYQW4S5pAEWl0rUISndwjbyZEaQCj5//0F2OdAif85wtHvD9/c3E5csTz"
+    "5xe/Xbx4QSMv8C0M2SqDMREoojwa4PmJmIDtrxUoNgErgGsFUXQNkO5fq8qoQUf5AA0Mi/6OVSP8kfY+jvkwwkkWFRXK"
+    "QPRMpzRDcIm/m6j0VoGLPM+fjNE+pnFfUEHPn97zEGkuuoZkm2Lt3LukMMNPQjAUBMexXMQQ51GwM0n+NTcVSzqNkLcQ"
+    "gyWeEbF9fW4M5SYK+0/vVPDfdQ5s1I2BBST0Q6R6LOxQPOffDJE7vMDymAfnjFi8R7o6Ms23jt/ytAx2UX0Pq3UYa9F3"
+    "ffqdme8AtwYh96q8cYjWgMZcAtKHvp6Dp6Mc4xpFhUJwUiQIwA33mBOLN/CupHfY2uAhIXq0Bs+BkQh0OqINEvofThWY"
+    "cTALih4GPZWbAzQyn4rH/LpP8x4F96NZBBLNYFqDboJMFMoPj77jEERTX9IPlDfAWSmLx+UpqVmiVNqYm/sLfkvKQK0n"
+    "hgLZoFaOfSaqAYky32Ibq+kU4jn6TG5O+NaVCYxHoEPRxJkGG9GETX2OjP7pxFcJKhDio4QGmlUV/j6PMI6zflUonVfm"
+    "N1ZCqamjFVrZSOAdroz9FN4YEFryZM7YjMIBd/5k/+zN0zTWw6dPESXMyHYQJbOnXgJN/vTo4Oigf3j0NB+/g+1/nZJt"
+    "jKg8V4fzjQl4fZL6ioAtusb/QoTUICo4g4K2xk5O05QVO8IDjOWlB6ZIeIBTVaUHMkkkNhuMjBa6+YO6DKb5W6tEz2l5"
+    "cFe2+Pu8hNFd/QnoZxQaYUNuYAxqtztsE5lmulU4mn5arx/Q/nblwP01QFDrMwgEaesDCInJEjGj9NT6ITYetJEftFi9"
+    "bhmSqpBh9Pibkc09uhtZ02Pn79WGhhYnxhy84CP/MabIOIZwhBqZWUz7Z5LFPBew8DVGl7EHA1MgjaFLg0eVLCD6mNmC"
+    "fI4zY7shx5WICqifiUh5aDz1sDPauIGCW2rJSwz47tzHQuwKSBSZjph/RTDMsepax5IIKtU9NhVTKby4wjFLQLUirxR1"
+    "jB8mqqx2AI6S9UZeGVybsfiORu5Z2uLdHYJoPe6iH0nP8/EXMnhbEtc+zoM7MtM+u3q9olc4/KUFEHzMjKnfp3+yGJXp"
+    "99OoK3pNIhyOeC3wxUW2zZnlcxnTlVBzUBf8EvkxzUSg5OTfob/AJZaD3L2Ap8ObWPO4NpsftYlyf+3H9dp/DXGK1Zgu"
+    "kEYKtBMMPliMw4ODx4d79Xhnlb9zqpFxh4g7RNwhYkdErITXPNId3YOJAb4VlHBxIxCEwZcJz0dfEf44hDbDxkZBuYjl"
+    "GG2iDsV1i7LlOL0BKHoKR7uNOn+ir4sR60lp0pvml3COGxsBJ9Dvmeiu4mUIDut7ahFHqQrTBxzyMZWqUxBJa+dGu8eH"
+    "QO2t0xJFGrizA6QdID0SQLpn0apXLNE9csjKg1+iYuTfjhG8BFlFAKsu3W6DWlyd4MqEqerRDd6qkbPmA1TIqDO6JEq3"
+    "TCC+w295lZXAxWmsoBrP+vFnLHD/YYCk38eli81GPI3x1l9tugKYCIt7jLN6a7ClOdjZgcsOXB5FM35Dox2ObA8MFF8P"
+    "DCgUrh96NMNdZQDTfZgxVZzhVgMb6aeUIxAiGoQpLqvGlHtpxxAngjNHA84/zjNQaW2MkkVen7394mUlTKANZCmNaFVa"
+    "q9V+0AoOtKYO1roF1WiJ0aS1DmrDwHzo9l0ttzW5LsTolgh4KjC9mZcaZ7hGjauftP7WWJUDl9cO5tzRsiwYX5Fo3wqG"
+    "8VBvh1o71HpMzfgNoZYNw0XAOxgcllFso/EMlSZMWYJK+moAxvIXTZdH7IcIydUwjz0CwzLaMVya0MZbUYoYXXetkmBB"
+    "QAH2oYN2SUisY5OFMDlRQcuUH37ClFxBLwwpdS8DVObEPCnSDBwA//B8N8V/QXd0WJPkhakzGaaAGbkeAJY3z/dYcCJ/"
+    "3dgBWC/pu1Krlp1LYNZJpEsVkdq90qrczWajxAvoDosoweQYyn+m3Dv8opZr4v9eqtSGtfvreX/oHDYc6e++h9u6oAXm"
+    "yp/N00FtjU/OWvpSrliwssLPd/Xafnn5249/O331Hy/XqBbdht0yy03cMVVCdHTTKFkSi+ZvbEnNNWZ4oikRbUdfdvRl"
+    "R1/+APTFAlf/5oZIjAmgR/D/uAuZolmq5OJHFwPStrSGahFQh+AaxJE4Fn1MQc5LfmSTtk18c3oGm+Hpf76X/d9H+J+D"
+    "/g/90b/8qUdc55UKZ0BdhkcHDfy8ox3chIltcwTV5cxuwFdb+KSWG1La/Tn3gyMqt/gQJ2rq24fvG1KUwk7+1aiBpeug"
+    "sg6uOCcKgLn9At0GeFnBWSiIga7DBH2BfKW9zzn5spvTMC13nxvLtvThBhyRe3Rt3j6jqRoZx5gbfRX78Ses5kp4kdJD"
+    "s23qFjcJcJLy6du3mGlO223j+Il27A4NbIJ+f64CzK2KHmZ6H2pYyTfalokvWTIcHKC+JfWp9Fpx70er2VmDml1axbHB"
+    "BBRJ22V1MSmIK2bpPImy2dxSiPLmJj4ioalUzt7i1Vz4uNGCKNFbKtbojJ6Ciy9V9ubrKJDd905W8vHK5VDJX2rF15j/"
+    "DjH7mnaFgNi4FwFz6ykZoVdLc8Mqx8WXIbtJ7887krgjiTuS+EcgiVyNG91qsmB+rApFS0zF3pIWYrTkUi2M9WPBqd1f"
+    "iQwixK3lBw1MM4ZpZr02OEw7a7ofxUpBGwqxJ/p0EbAdg6rYBUXmONTsbk3cMaF/e0XXAk1Z31onwabpnhYRRLOWWapX"
+    "0QyqtJl2UWL2uGphegYehyCF6RGB3ZN7DXRv7nvQYWp5EtvlSOCJSqsoR9ZCqiybSYCD4ku/RVnbAUEk68YcjQo7fXsu"
+    "7M9VeANfn706/+X8cnz56y8v3/TsTsSVAhVl7KjAjgrsqMAfgArYOJuHNWl2a9lYoo8pbGw9U4TlCy5dSNqSxQHZlvvV"
+    "qAHp14p4pOlaUK5HyFrDW1Sgh91xTn0yaZXVyl7S17TihU7tEFZ4lFVOq3h4IIw0G77hy7OLv4k9PLAkmcUy0QoPO8jS"
+    "DJB5KdQnN8i0f6M+hDMYR4NBESUXkebi7YEI0HZuCq/bKvcfYG2K2q2yWdgsBeZY+bF9pFuZzaHDhUhTTKIvTw3gjM3n"
+    "nucn4+galzrN7/E4Io47hCEVhHX1TatEnYRAM5MMlSK7r8DVOR7aGQ+5a/CARE2LEjsfG1Uu0q715hORh1UzAOxLd5td"
+    "3DtmsGMGO2bwB2AGOTLlEa7YAoBhG0oY0LzBGmpgkz8tDFFvt5VUMKKIzqNGGELPL35kBOJAOaqPjzBE3UtIWC3BZeQb"
+    "DT6KQp2vxkiwkLHZ5v1waTM1vMRziTCPxhEWFoU/pRSZT3gM0X550E5JMoDv+ub/SqwcQZu12nW8ospNq6hDarMOdJe2"
+    "KloW7g43q6/IrarZ0gBth+kZtEFUs3o5gOTuUrQQAUJj8wnrSc/alkoNrJMtTM2j7qtedDxdg69e5IfW8fEAe3QSNRjm"
+    "qj+/opkafDaPNCVFcXYZZ52ZzClMjyrIK61JDD+EGhfMZEArZvZcHySo+KOHIKgo0KqpnHmvbWNuvz9B4GkGqfLs3HB4"
+    "2D5P6HkJ4BVOnlEp1dWg6imnpeWgXKTblRStfYUN+7/m/D4uv7n0c3/SlekbWy3t3ebLydT8tKTcqP5oRyl3lHJHKf8A"
+    "lNJiB8XVgwH9j2icjUtyEGPRE/xn2xknPj+1PxemAmGKF1i44KK/GsUjgOm2IFXDhTqWoLvw2X9ftEzVgILqCpVNOup6"
+    "/MsGQb+2NNSRbrhR3KzlDL40muyVWMPVxbuzwWAgfrq4vBoWR0FQuo1JsknhdZU+0HZZPi5yXRLMqsMXjHbGzRFIbmSC"
+    "dOrdWRmSWeqVc0zttdAR+FFbDWCjNRneBU/tmOPdOieF6W500qm5X8IIEk2n5Ag75N8h/w75//8jvwl0cpDSfT8T8y/u"
+    "A94a6LFMQSUKKk9waV8N22343x6QazBQJPce4i856K8lD3mUv2tLSb7v3MB6XG7ORZTdrYR0LFX3BS5MD2lDcNw1lQsA"
+    "4M1H9xbzBi7+MfgZHhosN7dIAYRfKwZzZgBQdz2vY4u5gAaW4zRXBySvcCreC7b3pP9kiGdbh55E5oHeWDuNfhJEk96G"
+    "S1BmOxzVobBYvlTpm0nVWMEld4i6Q9RH0YzfEKLauBrCoEUTnG6Lo1SSKJXzDSFo5/BbR1eKwF+02nBfPG7ZdNwGpd0R"
+    "NDdmtf63CV+IQtd28TVjJ+LK3Pd19vqn//mv/8YrgsCLb3EnDBqodAPZFwOm7Ukd9i60IxStP+T+ZG5MG3jqxnjP05uD"
+    "wTEvyd21zyZxWaOyrfJL7+rHaUmv5bYMcyFhflkTsLFbSTd/8NbtmTIJpdAjmYSA0MC28MItH+9q+BAWF+XRBSPJNaY5"
+    "hV5+pUp+68cAfvrFRq/khdwzC1DdZDyd6vLMQacTvaoXKuGlfJsVcIi3sTzCM41X/9KsDTbijzFhK38JzLaxloXEljhl"
+    "3Q7ZLv2QjlooLkehSybSKkIWcljovHfxstuCJauDno+uS/droqOfCPxN+aYNqXHfeC16sQPmXmX0d+w9riTjaMfjdjzu"
+    "EfG4JnLkKHFweHT87Lvv//XffpAT1+NF8xaiZG5kqr8tbHwVuMhAgVJw7GvjUFtEn7b+WyBQ5SpTvkdm74qCjL09CK+Q"
+    "2h+sDGIrTl7myL/yJ4fNqN8SMNZRnVGJbNs+UCbQeCnP2I08RRWWvLp9nByKLOT7rvFCWnDxDO8KCrXvoc3MNMKJTf3x"
+    "zWXOk2zG54KY+pl7Vyo/6lA5sAyPr8uOknwnEB0Hba+VNpeuYj507TK0RH0koStyNAcfJYmerZfoslQBn0gthadcn67Q"
+    "Q7GA/1AVvIfnRGjFsPB+VJGjddxSEuX7H7pYx+wdqqjNUpn7tsyGIuWxIDTxA65QEaUYIJU942hDYyQy5DPDqyfmEQG0"
+    "B+pVqq0N+ip1f9dB+RRQX5qsa7r5iq4jthd5cbkndPUWHXJk7gL03bm5zW9ZkaZlzFmR6Ptu1rCzamANp3JroOd7PIjS"
+    "DvQNc+0jbfWiipkpDEv0eebf4JmEc6TaRKVxyzu16RQvggW17D2hTp10wxgq8OjViaI0tVThJi9BCvDtWdhNZ9IPKzao"
+    "jqzL6h8frFf/vPi12DtLk6B/Jp6Ki/O/nL+53D+BZhrTbWCoNF/9DTaq+mF51F6u/dlxB+PnPxZ7UOfly3evV1Q6uvtf"
+    "EjYOWHicrVjbcts4En3XV/QqD5FrRW1um6qRZqbKpTiuzMaXsp2dh+yUCZGQhJgkOABoWxvPv+/pBiTLsRK/bKViCSTQ"
+    "6Mvp093KsqzXqFqPqV9U5sqEfq/UvnCmDcY2eDqVp2O6WapAF6tWuyHhWXFFqilpuioq2wZPndfOk75tdRHIzklRYesa"
+    "W7LKNJqCtdWIPnl8WxpP/spUFUTqBhuD8lfUaF16iirQYOG0DkOqjA+ZCbr2Qyp1pYMektOeX811KJbYoWa6wsOuwXe7"
+    "MPj4T/fqxau3e2N+SBB2Y8KSsuyLt42o7LQqyUKn385Pjkk31xoW6FG/B4VbFczMVCasYPmZ/rMzuI5OV2GJw69HP/0d"
+    "hojcqCgO1TqoUgU17hFdwwXRaS9Hb0Yv+r0Mzv35b1lGh7rRTgVd0mxFs84ttKa5szUtoVGFY6N2NaHSUmMD6RKSofGv"
+    "vd6zdFGv938MQ6+3T87iovRqSKoyyms4WTUrmldqQQyJITY0c+NqxVBgaUBGcF0RzLVeH/Zyv4Jr/aopeske3PHsGU1t"
+    "E5wqoH1GZzEYylPeRncmF7arPLrCQP25rUrtaKArr4EOBx0WfFlYwl+m0s89IURLBJd3t85+YTtN44OqKg/vrdWCJEfs"
+    "xt9ZCt8M1KV9iAKrEe/Ph+wzXKDCKKn5SEGanhwd7R+/o9FolJCU0wAX5JklWUEhH0rbyTX6FjZXq8cYG1L+tW+v+mOC"
+    "F7HqM3Cwgti/cmwn3xWF9tGl661zBV9gr3bOOqy/9q9MU8ZTeFxjv1rozXppmpBERplzZarO6RGdbL6LtSQCN7qx4rjJ"
+    "iqsr5QMJYBB0GIat7JxDDsUGUc/ZoW0nMd2YamebiEiazQVOfvwDp6bUfP61z6CD7teq6vRfz+HiK72CVlC4VQ7vAqDB"
+    "e/wEno+nslzy2XOEBUXQ1jR7rO3jG32x1LVaX5wDP3CWf2CRFdrjTHCLrtbyGsFAZJOlbOUkcgiunGngTANBplnskjN6"
+    "EkxI1UqZhk5OLz6cHOfkFUwW6HNSRTGQJz6hAsZHMwfs1iFHzzjbsKLY4oyaVeu0XUjCEEJc6rnqqrAnTMgYBYE1rDCH"
+    "Oqk8QchiBGtbatKgstU9NgrlnAER8gHPOnD+MPONkILXulFNofMRB2WpqzanG+uufBQipnA4ji2YH5fiRA2mGt+7K8Ix"
+    "FgAFbQvDLCpg9ZG9cyQUHl26yMgloKFv4f43exIdLhN+2xrBrl9zdaNvGZGU85ecddlHreCANf4GkALyC3hlAG6Dgn6Y"
+    "5LGcWrWMcpFdmxLUther1sp2GxAoL/y34CDA3VzNotZZVqvbLGHnOB8nnyH5m4KLQb6teReEf8sdiEkSzg7eAzB2PkcB"
+    "hDgkxQJGzhRqgPBjh5IaYCJbeMRMXggpwrcW8dmVglk2Uyij6xyS+H8U14F9zD3JJLdi3ceDPp5I5jMbJaK5z71UD9iz"
+    "kRc2KBJC0YrLtviHKTw3HMyddYUBwT6EEfYm29qS78UYel04eOKbHGkYdqTaVisnsYveg/k/xwPj4/2jg1/zWKIOGEYF"
+    "IO97vTv5QneJGZlmsai1kmS5692hnG/+Y/cLvL3bcDY/eYl1Dk7RrlFVjsV+Q10TqzGMWdMv2NGUzKSpWjKftNaFNZjQ"
+    "ISxGIvAVC+yY4EUagl3G+sw4Sww1lEWynoEAskQXwE+3U8LpL6JFFPyGBT/Kqju62DrxKCP5HsRXToFdnA8TBEFLgn3+"
+    "Iwp++xNLro1nSrwsdaubUjfFKurfAqww5oFi8RrjpffZlOgomfdxRYuyX74StYOpNYL6rboOurVcuLIs7RAo3sCjBRMU"
+    "S13L+SfLEexfclCi7fuoeZoFMGo5d2IDlZKE4saJwFagnKja4J1ctFytxb9l8XH/pZoDDpdI+bW+Keis7zAdVBL60pRI"
+    "Icb+EAgI0UmsRpREImksIYjExa0RFkvmIeHQ0uroxjk3PNDzzw5pg2gNt07JzsJ2VSlbZ5punAlBNxMYi/wA8UNbqahq"
+    "gdKUjHr9YgNu17UhuuzD/ZIG0+CqbEr/oPMPhx+OL/YmcOSl8DRbwTzl2egk781riaV2tWlUEnexWdEAQi4Ozo5+JCX2"
+    "mJEuejsrvswR9Jkz/g/w76EsvQU6Gj2JZgqdf1s7Ypux1U+O0N4f3Kq6rXYSabxnv2S0eK6x+U517ucZKPMRC7lYHkQG"
+    "zTL56FquXcCxfeJe0Hs68mr3jXFqInYArnwXV+wAKcYTLlY+prLQSMzFLFvpdRPS2JktuZSs8fOERunCRGgiabdmMsdB"
+    "pzP+jL2C6DTctCnQjYl3kKaQX95zJ/yd1k7GQUj7XRnOX4Y7RKIgV9a2Q3bzWv/JPRvwMPaQLCzXjqPp6RNGym04CmPV"
+    "il6MXn4n3Dycitt5oJ4x48uj2Pt00C52cRiBu5YbN3CtKQJ/YsrhKhKLKYMQJQwKp1buKVTwJZRdXzMazX81yshryrg5"
+    "UPUvBRrW70QEvdL+6Sl93j87PEdd54zheYhD37ZxdDPtLQmXMdWMU5+Idi+xk5w3saPBmedgsq3JO7aHPIQ+YYBM2PYG"
+    "BLs+nrWoA9/xMo/92MejL306PziTxLlCwC9O/nXAbddHu0BhWYMdMI+M6ymVKW6REINIPhUNWPsoYYmeT/M48WN/b2ug"
+    "hATicf+aG47daqMr4AwZZBlzjWQoGDDLnJ5zp7cHvQ/iFi5HzBFDYaVS8rSrZ8hOHt1T24aH0/N/04D7B7eQFgAtUd2F"
+    "DqzJtxUVphT0Vwtnu5bb74BWPxW72CINH0yufKMYHqe+7d3zcQoL97Yc4cJf89cn3JQsTgavGeIL3z6SKXr30KYdWr4x"
+    "nfPnFl8O5NcP2JhnaGDnqdtZWi/5g1bPMpdzm5+SjDPp3jMNvsMLnhGMmDOEfcIw28hnngq7aEbZEgQg/2DZjXQKit/O"
+    "+JeNnRYVFn/Oz6Y8AL47v4BtU37C4xrM2tIxf7BpM5hLuqUkC9iuw1Oayo0YPDAHzeQvd9O7lQsCl/OTT2fTAyYB0Y6p"
+    "ihv39W8wcby6j0DBX0bv8TLpue5xgrpKY2O0DmPAk9kUNUBroj3rmvd6J3GYfvB71s6AfDPf8y80P/jZQWbVUe9/dbov"
+    "aA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8933,13 +8968,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8952,34 +8988,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11917,18 +11990,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -12228,7 +12302,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -12262,8 +12340,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12722,8 +12811,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

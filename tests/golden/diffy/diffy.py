@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1111: the first handler from handlers.py
-#     line 1152: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13138: the tables (commands, groups, errors, result shapes)
+#     line 1146: the first handler from handlers.py
+#     line 1187: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13228: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -766,7 +766,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -799,11 +800,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -814,17 +818,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -895,107 +929,108 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoyMzQsaW5wdXRzOjM3NyxsbG1zOjEyMDUsc2NoZW1hOjMzNTEsc2tpbGw6MTczNAp4nGWQsW4DIQyG"
-    "X8XykiFQdU7Gzt26nW6gOac5hcMI+3qtqrx7DFedUpXBgO2f/zM/+FF4zoKHrkN0Fk485VAIHb6sJ9CFQelL5QB6IYhj"
-    "IgFO8dsCAZ9rdoJLEAdTKFcawENIA+yfsHcdxvBO0Z57DVeCAJ9UZDThAK1whFEFPDeF979VqL61wEtykFibszLHndir"
-    "tlwFnUy0om/UXe+ea7BcMhd05xCFKsfjtX8AWxXW79kovedZ86wNfc6ZiiUjL7ab51udv8p2AqcghM1ow64tq82fzq36"
-    "D6sNUpjVhrDvR+xvd76Ug3t4nLWSwUvDMBTGz9tfEYKgQrd2O9aznkUED2WwLH1pM9KkJqlTxv53X9JtzOFcL/YSGr7v"
-    "e+/9XsbcNC2zMCq29MbxGhpGc1p737o8TdfO6El/OzW2SkvLhE/n2TybzObpXp5Q/9UCusxqDdzjf2tNC9ZLcDTfUgXC"
-    "h3Ovct5KXaGqBMetbL00Gq9fayBCWueJh0//QDbGlo5gZ0RJjUG7hFpZ1QOTHHCjy0tRIQveO2mhpHnRN3iIXySUlaUM"
-    "WUw9nwwimHKwS4rFYqzYCtQ/EtOsgetzvtUMYeGwsR0STBGT6XzbRU6guyYM2LUYjn5lNngukgEAY+atI5w5iALBOoWh"
-    "+wws8wHWRf2xT6k9VLHQ5byDK6GN1LIJ/c1O4mfnu4kohuykRzsqdKdUvOgxhC39DduCGPamUAgWNAfCCO88Ydohip47"
-    "uVsKLEz6ojl5eXxa3k/jNoRw4H+ldCSQnRDI0KNkI69YfkDLwndOLsw1ANw3c35e33icxVdRb9s2EP4rB74kwWQhebWL"
-    "AsWWYRvWZmgH9CE2JkY6WWwoUiOpuF7g/747knbc2G0SYMXyZFG8u+++++5OuRfBWu3F9PpeGNmjmIoO9SAK0aCvnRqC"
-    "soYOf7L12KMJkp+BbQowNkAttZY3Gku4lHUHVfR2vSjZVwXKQ+gQ/CBrnHgcpJMBG6ht30vTwCBDB7alO3RxcHbpZF/C"
-    "r+bO3iLIGAWkh2pYh46iNqpt1+Wwhlfs/TVMJp88HZ+8upN6xNcnFawUOazyc0Uufvtw9Q7szSesA/Qy1J0ySwonQ3R+"
-    "Qr6VGcbwoe6wl9UMVABp/AqdB2swmaO5Q20HpBPwobFjKKC6nwt7OxdTCG7EAuaikUHyc1mWm6qAVWc9QsWnVYqMFIxs"
-    "H6LBqQSHftQhISIOmFFptoDpIBXhhjhjHihoMtgFYnodcUVk0u0cTgWPuj0r4Q20UukxXkhJPeBupfYRODpnHZ/Qq1tl"
-    "mrng0x69l0tMD8QahdxsMsGScJrJP+gs4GdirLYNzqCaC0/yGD37mgtZs1L+cvj3qByS14rLTiSkGhn8HK4XRBTrY6sH"
-    "rQxdCBbcaIBvlIe195m8LTMe8A7deuuj4Owh5uQjLTuEnvnQluqfyGDC6jHAaY9BllRGU7M4Z4chU9Xg/eXPFUl2SSFv"
-    "ZH0bkbej1hAI6dkRqJPJDRe+4nQ8icCsY7v4adLV7zFbrojKpOcc0kMUJrFeZd0pU0RN7uTIbAFS13FiDdZaEs8Mlnnm"
-    "7EhJKdXUqnKrhum35cuP2QufvHvz9pJARIkRtXZlHjgt4SpdpJw4bWL1NL68OJvCn8QPU+Pzq1lkLJOvlQ9pOOSicwek"
-    "e2VJ02evLcX0XoT1wKMpNQa9pmExoAsKaXLdbzaF2O+sZxhsit24I/g0l/Bg4v2YziGsbEpjugfXGr2O1YjTC3vopC+o"
-    "xO6WSjCJZP3w0jSExjbs3fLB0bQ6wMW0tsr5EFHNYGVdQ7V2GZogMpxads/05LG2BPYrrthXbmDaEAng1v2iELJpFPuS"
-    "+o+9ROJkeWlJ8mDjXypg7w/Rk8d8IJ2T6wNw2cGCjqUhvcdNlV3L5ooK9guNMTGNimcm6AfNqDtMx2keUitiP9hAm+7h"
-    "9r5aaNmhPmDyrYwLiwaRpwOSQLw2iw0zsVEOk0l+G/nNnZQak2WV1tGLJZNQPVXoj3HhsXgZFrBR1EmqENujGXsmcRzI"
-    "OdlrS03KJX5aQdEnbdJa+tRErYyFzD4oTE58DydRi8sY6Ov+tlaF6JVRPeO72HN/8bj+kYrvJspHWvxftJfL9Zi09xTi"
-    "yEbi0bTbAGm+rmRceQVJlfcYSF4KQfWYRptDmr5o6rg8lJmbh3l94tNwc2kPGPhyaZZk+mLtks3zZtQDLhk3dk4pyhhO"
-    "q5hx4mYal/RZGcXdth7DUdHtBHW+J6hzstGqV0+YfKHBc/47FEP73+vwCFXfypFzQbMM3TObbqcaKnQyLLjKdUdf7HWg"
-    "ToyU8oWjOEx+QZ84V238X+IAz+7IUCixWRxDkdLJOzV+AEadzoBtQLYhCplHhA/lkSZsxY6SXf4Zdcb4HTqUQg5oPlqn"
-    "m727m81i8y9u1ajFeJztW+1uG7kVfRVCKBAZHcmyk91tZNdAkM22aZNsEBsoilSQqRmOxPVoRkty7KhZA32aPlifpOde"
-    "ckYzkmzJTlHkR/LD8XyR537w3nMv6c+dONN2oeLOsDPoP+1EnVzOFS4SnaZLXF4rY3WR485Rf9Af4M6kNFOlxkb9Wmqj"
-    "7HixdDN+4eyPT/vP8UKibGz0wvnPfqSBhiIu5guJ14VTn5wVmc6VmCz5/0i4mRI3ciloUpEUeKurPmknjsTNTOX02D9T"
-    "5qCPCYrSLUrXGX7uOLfEFDQkbi/0QiXV5W3UmWbFRGZjaaa2M/z4uZKs1/vFAlnUccsFXVtndD7FdZAIQ6Qys2pdEJnb"
-    "G2XEjXYzUQD9X85/fidUfq2yYqFwR1iXANmJf0OKa5mVSnQLI3oixU881vmBF1bnEEBIi9d4mGLyi4qduFJLlZBaoCqA"
-    "dZiOQd9GDfRB+qhjZ4VxdKvYIozKyzmk7lSykk5GO2X0YxPcuXSRoI8FoNPXopuoVJaZG/LlwTZQvVRnagVmId1st15v"
-    "jHaKtRI0PFMGPpEXTrgiKHXIzydLB9coUrwo9FxO8ZYsE10QRDWfqCSB9uBjRWliaF7Cu6x7YkVO8GEySwO+f3Hx595x"
-    "JPr9fiS08w65mgkGUgDJ8wVHaoiZqEk5XQk4KYpMyXy3jDDVjXBGxmoi4yuWQecwby4zoYwpjG3P4/RcFWzkMBOsOVFm"
-    "90SxzGOVMXqsuLnMEyFT8iM301bgeimsios8saSfyzDPpQexZtO5/LRytoCDUE/3AgI3atgU+l0hiGdw7xiorF8NaZll"
-    "3gxWXsOEtFougyt+ePXTpegOhvAHmHOusb5g+Bx2myo/g4MRYOTgnf6lNUnsQmdZL9Hmwb5JvriGkfxPkHhBNEjFsNem"
-    "jGdqLh/hKgssYC9YiMwIiHE5h8gcSyjyBMs+sQfwIuuUTAiUKfOc1n4LRqpVljw81nEI8yJEohKGllmvl2VzOxQeZZFn"
-    "S4aKeAV9OG/jpHAOVmQNt8CoT4tM6keEXj+bNwbWfsH3YXMfYmOML1JTzHdqYyJdPHuoD2Ck4LYyyyA6B+w3msLJZ51E"
-    "lTUiH9RvPZKfXr95xfaqoj7ZrU4WnP2UjGeiW3kwhSKVpazSNe/9pZjYR6xAtmGQeSgoALEUBgrqseFYHlIUWa7IKWRW"
-    "i+jZwV7IpO1RXs+QqZJHuHoboc8DrJUq1VLyBw2ATxHq5X6Ysqy4QaCGb5Wx09fqi4GRhhrjVQanbFLsB4nFeTTjoBl+"
-    "LQEAd8W7F29ftcO7RT7pGrVQ0slJpg5OwkLJi0mRkJVzMVH0moKPXiLuYpiKvSWXTDCsVzt8tA18qWyTZywfocogw9In"
-    "3wZwLF8FcrmkR4cI7pWEQ14qbiadFy3VxjqygWViVTBvuoL+RDdXijL+hrh+zuDCtbXYqEh9GBDkhpQwWS6ktUQQ1wxG"
-    "Me7LQnc1KVG8XLx9+Z59xB4SI6F1qFNIu5fzzOPFYwiHMtdqA0qNQxRQPcem/TyYJeux8h5Df8J6gihV5gj5jbKaH7U0"
-    "bJO90FQ1yZdYKIwhaAlxrbHPxPC7LHv0tHCEF0RdxDkNI7rnf3395k1/nhzsBgHmXiXPRiIVpz4TnlH1IeuIYOXShkVB"
-    "/HY9SXbTTE4jSkZR0H0kFsuFKbgEQcoKScDDuqGFCGQThJcTUeaJIhLAhQFhtTSs0RAX6U+gZJF9jHStcuKhq2LRUzaq"
-    "2EAqx1X99myAf9AmFncsg6pe5A3KSGuZNdaF50ZVRI64JGmEwFBEMjmr0EV16UiSalPkTKF8tKvGPRBZkU85xOIWw2mQ"
-    "U6IRCYIqMeVV0FoJEPnZVjRZvIvEgNlrjhh2QHkrptqFJhE+6IPxUgiwrNu5XLDaCORcJ0nGRYsBPzcJakFFT/EqqkKL"
-    "qM7KDbpSSRiG47Yno0gF+DaN+Nc2faYJqrVfPbo8AEObQhlUkbQpLtXYFjHK6X9WZnlbJCgr4C7OYAhXXKmcobN71Gai"
-    "LI1kdPqbno+tAyf87SwSH1+/O78YReL09Pzv52dnXHnBtyhkqxI1EQRRCRd42ogJdH+lINgEWoBrZUVxhZSur1SrarBF"
-    "XaBBseTvNDWlP5ZeU81HEU56qCRQCeilddwhuKDvJsrdKLjIaf1kTPoJxj3jgU4P73hINJdcQ3qd0ux+dUkRyk/OYASE"
-    "6lg/xFCUltYkhWL62pvKI00L4i3MYJlnFF6/2htDxUbR+um8EP73dQ4cxF2ABRj+kKieBzsUp/6bIXGHMxrP8+CaEYuP"
-    "RFdHwXy7+C17Gi9RewerjXyuJd/V/F3od8CtAbLb5o1D0gZ3eFKdazuDpxOO8RpFxSDUFMkyuGHXc2LxDu9KfsdrGx6S"
-    "k0dbeA4qESw6pg0S649aBaEO9kDJw7BSvTkgUbhaPfava+57rLgfdxEYWshpG3QTmHzv6vg7H4LIEqnUmUr61JWq8nGz"
-    "JRWaYxu9s5f+vnA3he+bDRsAGQUZAGEKd+diJrEy5tKA6IkeC/V7MrZKUwR2cp5ar7gbS4PCBCuLO2iTgiI7cfj1blmm"
-    "Uncvc4XcG/nugqIJ8zZCDUIKy1te8gy9mVSNns4eN4HvY9w1AzKmb+iMQyWO3PO76tfOzLmFHR4eUqYI1W2/MNPDxMDs"
-    "h8eD40Hv6PiwruGh5Z9T1kqA6ft11HM08HzjtOLkVlzRT8CyzuOGvWmh010UN3N+qS3pbS26NEYu6RqgKfbRu1UXzzc/"
-    "OyM8pTTQGCYgwQPqcjUe+OGijXnvgB7ccitAcuMtD26bVvpYjzC6XX8CtQQ9jMjyD9Ahs6lbMqV05Xbtcedqt3yoGLYL"
-    "Bz5gkb22PkMMcVsfIJqaJaWbxtOKDZLNYSOdbdH6umYY1QrD6Os3o1f36HZUqZ6iRWetqqxSzNjHPVz6X8YcVMeIyiRR"
-    "aIBWv5py4dsIc20tkI0T1LSISnnMdacyc8Sr0Gio26Ol11u9aGxztRBplpRmSOoQ2BqxVopJ+EnCBKbKqZpKlsJc2YVk"
-    "EsuTjMNY9QzLak9DPMEYT/xPmpST3f8i7Nxvao7MG+Z8eCgOIXivke6PuWv+ElKHHx56kUmiaSyZvW8I4pd4IyNkcqKy"
-    "jdnfSlBAWZVtxH/ptRMmGb2Cs11dGDImelDc5GEjoe4T75sRyQN5L2M9IfJ/D81Xf5tJD4JR+yrkjl2d9YFbuzxb6kyu"
-    "1Uhthe8xVSmjBBeka39/tM2aDAYUMpZW7aiw7+06BghH982xGhHLWM8J49HXl6S3ZIdv2fZbtv2Wbdey7Za8WoVthFvu"
-    "GnO8qoJQM6IcPzbdhthJ41PI57EbQf/4/5h7faDclTHviPqN8wt3BuvdqbgVvDcTwW3j6MbnzSj+sEDdDPLrfsqq2D+7"
-    "1wpuI3gfGrO8fei3O0/EZdh3fPn2x//869+0VYElcENNMWoONnZCvzipV8twTfEfR5sJb3vSMipt+FjYue0n6jp41OH1"
-    "oP+0z4cxbrcunzDWqKmrmhO0dfWBmk2bXbtwMKLeNILv3UjuQEYgTtTro30+KWg5+z4CQCujaONPU8/oH/lqw54bneaK"
-    "ekrUT8vXuo99fPrFSied7SJSbY6Uplbtexgh+OugvbFDhwMeyGqoKzz4aqnKHV+yP27JSkGFmyEBzzKVT91sz3BRux08"
-    "xX/Ijb5Vk5abXa6dXlc4qrwr82VbEys89a0cU3FDZxOFFyd0wPw5H3L0E0HfNDt+0rr+RvL1Dlh7VZA/qs6TMcZvLZdv"
-    "JPBrIoGbmaPOEoOj46fPvvv+hz88l5MY8Ytl2yRTYWdo/W1RxVcxECFQCh/7tvGqR0Sfbet3lYFaR6r8Ll33koNMtYtB"
-    "W1kH/XuDWIOzDNo5oOMj/72fHG1G/S0BYxfVGTWYerUGAnEm82k3josECI5bLr112/gFsnwiaLuWdhphb+ZFvO1YHS8N"
-    "h68slLa2KWoUmcZvOtQ4NiuHBqJnuxFdNCag0xd0gDVRsWYCTrDAP3gK33M6EVb5sPxx1MKxtehoQPn++T7aQb1wRbTG"
-    "baAK+260m0ZbRokHQu9RfGlBaRRGDQA/DPYAkIsSsi1YzbzFU1LfKbc6IX+eAU6mDG1nLQrjwr6fFJNy2gKwKq8a8x8d"
-    "P9AaRtIGmXWiPjzqt++JAfKZ0GzNFdZKxtbc3+0hvEPap/mYhtMWHJ+LrHYU/bi+Pcf7guFQgubTXXSsYNlCs6VibSH6"
-    "fj9tBJ2TNqLW8YVEJ7RRnCc2ggHC+RNC7Sf2VGHY4M9TfU17dzPi2syl+Vg6OVVKJ9IgVnVgKVpn3XFRZgm/OlF8qs2p"
-    "/IQ35yGA35IkX5hKnW96Yl2XN8V/uoc3vl59Lbovncl6L8WhOH/9p9fvLg5OYKYxb0uS0P4MMnTU9sNmzd+c/dnTPZRf"
-    "fyy6mPPi1Ye390za7tdTCuWJWn98cAfv9H8+4F84aZ4w9uchVtuj3mj8Hs14+1/addYSeJytV01z4zYSvfNX9CoH2xWR"
-    "O1+brUipVLkcZ+Kt2E453tpDKmVCJCghIgkGAC2rxvnv+7oByYrHM7nkMB6BbPTHe90PYJ7nWa86PaNJbZpmO8lq7Stn"
-    "hmBsj4ff8cMZVbYblNOegn4InlrTa1ps5f8phZWmjdoSO6DawupYP5hAr2mz0j2/ju+0Oynov17jifHk16Zto4WioPya"
-    "eq1rL5ZbOk4Rp9SqhW5PZuTGnuB0Y8KK8vw3b7Gvr8lpVZNFOv/5+fqKdH+vWzvoYpKJg2AWpjUBFUxu9O+j4RJ+2oYV"
-    "Nr8tvv6SghW/EhN7Oh1UrYKaZUT32vmIweviVfFqkuWA6pt/5Dm91712KuiaIViMbqk1Nc52tEJCLbYVw3YOIKi3gXRt"
-    "QoGEv82yL2KcLPu7QYXrL+jM9sGpKmRZTjcRK+WpHGK1scJhW8ZMDeI1tq21g9vWa/hkrJfmXkvkxrT6yBMAXAF6th6c"
-    "/U1XgUzvg2pbj+K4gI45aKwjrvJ/7IUDg95kB5A4CwlfTmkU9lUoUpLP06Oz68vL06vvqCiKxHJJx3Bf5pZkhXR8qO0o"
-    "QfQDCm63H/M/pfLDxK4nMwpuxGrCrGIFt3+UMCc/VpX2XlpoZ9ooIAFb7Zx1WH+YrE1fx1143MFeLfV+vTJ9SC6jz0aZ"
-    "dnS6oOv9bymWxOE+N04ckawA3SofIvO24cJgyti8ZyLUDuAjhnMYhdB9qXax50NGoKGmVUs/+zSmaWqOPkx44pH6vWpH"
-    "/ccREF7rLZJCvmhIvAvoC7bxcwAfd+WljJpneqWFkKzpTzjZjwL6aqU7tYtboncAlf9TPVYExk8RdDl2Wl6DCvCa6uQa"
-    "53G6EXGh0WMa7WP65Ut+ir/qJP0wtMr0dP3T7cX1VUleoWDpesRNXuBOEKEKpccijxnTKVNnnO05T5g4oxYtGqWyfWOW"
-    "MisEfmvdqLENJyJR3KBQlp7zZZ5TxnPwFenrbK1JQ2S2T41RKecM6wE2eM6BR4c1qcD03ete9ZUuC6ZkpduhpI11ax+d"
-    "SClMxpWFuiIodnRDQDvs0Yq9GEVWIdvKsL5Jp/ooqyWmCY/uXJTKukya8+5EyGmND/6wGmlcvxPRHirG5ZX8o+RcTqm1"
-    "zFfvN2gotH0FVI59QDssQX30x346NXCLi+/O1BDRkyhzWzvue0CxLWECQQLg5hMjZp3nnXrIU+tclbOEGSa/r1imy8PM"
-    "x8BNx1P/vGGSg5vz79Evtmm8Zm+YiCVqXKhqHZVxxKnFgs0FXqp+C9ZYDgGtBT0vjF+eL1SoVrv5EfZ/FOAgPOZJXxKo"
-    "WE/wYIInMvQsREljnuZOKoi4RknY95BoiVbVahrRYe0uDVOJgx2QgOH7PYFe2oERRA12kx+YlCeRQa8rByCeTUjPTUdq"
-    "GLRywlwED9V/EzfMrk4vz78t49F0zk1UoeF9lj3KD3pMosgKi0WnlYzKY/aIY3b/D9av8PZxL9f85A3W5chSXOLXKaip"
-    "RfqkKZKaTGWRkmXaoGseGePpYf86zRqq60Icv2PHH43AI90e7PhofDgO6JBdkALnwxyYaZmGX36Njr/6mj13xrN83dV6"
-    "0H2t+2ob8x/QWijmT4nFMMbLFWJ/lEbPbMdnT/T9bwaoxFK7XrXisacR0QepbH8QwYmp+UxJlxTW1sG6sJssXGSW0ePr"
-    "NwJEMJ0Gq88BcKh24EMrz5OF9OIGPirWJ85z5+df7Eea/47TiGie4rzT7IDblmeHjy61mxKKhnPpW+nlpNQG7yTQartz"
-    "/xW7j/Z3qgEAd5j4Xb6pTM53mjYqKbY2NWaIm3+KmkOEndOInkg8zYTUqFt8KcJixTIkEiq3MSam4asO8vx9xNyA/+nB"
-    "LrGs7NjWYrrAbc6ZEHQ/R7EYEOg+spXjVC1xMqWi3j7R6cYhRMgunpZ0fBZcm5/RP+nni/cXV7cncwB5JzLNVbBOeS46"
-    "+Xv3VrjUrjO9Su5u9ys6hpPb85vLz3nJrscA9nW8IEjdsadwuBz2LCAAik+itLunHX/yKoaFjb6xZsGAxu0kPV72InWc"
-    "VzyiZgcCkrZ+Vj1ec/XxmrxrjHjZjs/mUkBi7OmQSMeacC12AoPcsaNsZi/detJ1nn48//6Wbi7e/3CLo+gsPQwbGyPP"
-    "DiLYPt1dMQF4yh8QaMpOuTWoyaX0Lwt8ipw/qG5oXzpbdjGPML9H8W/5Um7yESUQI6dLtWYhSB84CCVv48jhms1h8zy9"
-    "Fc75hd2gvZl8Tj9Y2x75z6cWQ2KHFq8jzgp34PdNicaKl7coAKmNXvD0/DrJnwOfvuPK1ajI/g+CgQ0S"
+    "Y29tcGxldGlvbjoyMzQ6NDAyLGlucHV0czozNzc6MTAyNSxsbG1zOjEyMDU6MzQyMCxzY2hlbWE6MzM1MToxMjUyMixz"
+    "a2lsbDoxNzM0OjM4MDEKeJxlkLFuAyEMhl/F8pIhUHVOxs7dup1uoDmnOYXDCPt6raq8ewxXnVKVwYDtn/8zP/hReM6C"
+    "h65DdBZOPOVQCB2+rCfQhUHpS+UAeiGIYyIBTvHbAgGfa3aCSxAHUyhXGsBDSAPsn7B3HcbwTtGeew1XggCfVGQ04QCt"
+    "cIRRBTw3hfe/Vai+tcBLcpBYm7Myx53Yq7ZcBZ1MtKJv1F3vnmuwXDIXdOcQhSrH47V/AFsV1u/ZKL3nWfOsDX3OmYol"
+    "Iy+2m+dbnb/KdgKnIITNaMOuLavNn86t+g+rDVKY1Yaw70fsb3e+lIN7eJy1ksFLwzAUxs/bXxGCoEK3djvWs55FBA9l"
+    "sCx9aTPSpCapU8b+d1/SbczhXC/2Ehq+73vv/V7G3DQtszAqtvTG8RoaRnNae9+6PE3XzuhJfzs1tkpLy4RP59k8m8zm"
+    "6V6eUP/VArrMag3c439rTQvWS3A031IFwodzr3LeSl2hqgTHrWy9NBqvX2sgQlrniYdP/0A2xpaOYGdESY1Bu4RaWdUD"
+    "kxxwo8tLUSEL3jtpoaR50Td4iF8klJWlDFlMPZ8MIphysEuKxWKs2ArUPxLTrIHrc77VDGHhsLEdEkwRk+l820VOoLsm"
+    "DNi1GI5+ZTZ4LpIBAGPmrSOcOYgCwTqFofsMLPMB1kX9sU+pPVSx0OW8gyuhjdSyCf3NTuJn57uJKIbspEc7KnSnVLzo"
+    "MYQt/Q3bghj2plAIFjQHwgjvPGHaIYqeO7lbCixM+qI5eXl8Wt5P4zaEcOB/pXQkkJ0QyNCjZCOvWH5Ay8J3Ti7MNQDc"
+    "N3N+Xt94nMVXUW/bNhD+Kwe+JMFkIXm1iwLFlmEb1mZoB/QhNiZGOllsKFIjqbhe4P++O5J23NhtEmDF8mRRvLvvvvvu"
+    "TrkXwVrtxfT6XhjZo5iKDvUgCtGgr50agrKGDn+y9dijCZKfgW0KMDZALbWWNxpLuJR1B1X0dr0o2VcFykPoEPwga5x4"
+    "HKSTARuobd9L08AgQwe2pTt0cXB26WRfwq/mzt4iyBgFpIdqWIeOojaqbdflsIZX7P01TCafPB2fvLqTesTXJxWsFDms"
+    "8nNFLn77cPUO7M0nrAP0MtSdMksKJ0N0fkK+lRnG8KHusJfVDFQAafwKnQdrMJmjuUNtB6QT8KGxYyigup8LezsXUwhu"
+    "xALmopFB8nNZlpuqgFVnPULFp1WKjBSMbB+iwakEh37UISEiDphRabaA6SAV4YY4Yx4oaDLYBWJ6HXFFZNLtHE4Fj7o9"
+    "K+ENtFLpMV5IST3gbqX2ETg6Zx2f0KtbZZq54NMevZdLTA/EGoXcbDLBknCayT/oLOBnYqy2Dc6gmgtP8hg9+5oLWbNS"
+    "/nL496gckteKy04kpBoZ/ByuF0QU62OrB60MXQgW3GiAb5SHtfeZvC0zHvAO3Xrro+DsIebkIy07hJ750Jbqn8hgwuox"
+    "wGmPQZZURlOzOGeHIVPV4P3lzxVJdkkhb2R9G5G3o9YQCOnZEaiTyQ0XvuJ0PInArGO7+GnS1e8xW66IyqTnHNJDFCax"
+    "XmXdKVNETe7kyGwBUtdxYg3WWhLPDJZ55uxISSnV1Kpyq4bpt+XLj9kLn7x78/aSQESJEbV2ZR44LeEqXaScOG1i9TS+"
+    "vDibwp/ED1Pj86tZZCyTr5UPaTjkonMHpHtlSdNnry3F9F6E9cCjKTUGvaZhMaALCmly3W82hdjvrGcYbIrduCP4NJfw"
+    "YOL9mM4hrGxKY7oH1xq9jtWI0wt76KQvqMTulkowiWT98NI0hMY27N3ywdG0OsDFtLbK+RBRzWBlXUO1dhmaIDKcWnbP"
+    "9OSxtgT2K67YV25g2hAJ4Nb9ohCyaRT7kvqPvUTiZHlpSfJg418qYO8P0ZPHfCCdk+sDcNnBgo6lIb3HTZVdy+aKCvYL"
+    "jTExjYpnJugHzag7TMdpHlIrYj/YQJvu4fa+WmjZoT5g8q2MC4sGkacDkkC8NosNM7FRDpNJfhv5zZ2UGpNlldbRiyWT"
+    "UD1V6I9x4bF4GRawUdRJqhDboxl7JnEcyDnZa0tNyiV+WkHRJ23SWvrURK2Mhcw+KExOfA8nUYvLGOjr/rZWheiVUT3j"
+    "u9hzf/G4/pGK7ybKR1r8X7SXy/WYtPcU4shG4tG02wBpvq5kXHkFSZX3GEheCkH1mEabQ5q+aOq4PJSZm4d5feLTcHNp"
+    "Dxj4cmmWZPpi7ZLN82bUAy4ZN3ZOKcoYTquYceJmGpf0WRnF3bYew1HR7QR1vieoc7LRqldPmHyhwXP+OxRD+9/r8AhV"
+    "38qRc0GzDN0zm26nGip0Miy4ynVHX+x1oE6MlPKFozhMfkGfOFdt/F/iAM/uyFAosVkcQ5HSyTs1fgBGnc6AbUC2IQqZ"
+    "R4QP5ZEmbMWOkl3+GXXG+B06lEIOaD5ap5u9u5vNYvMvbtWoxXic7Vvtbhu5FX0VQigQGR3JspPdbWTXQJDNtmmTbBAb"
+    "KIpUkKkZjsT1aEZLcuyoWQN9mj5Yn6TnXnJGM5JsyU5R5Efyw/F8ked+8N5zL+nPnTjTdqHizrAz6D/tRJ1czhUuEp2m"
+    "S1xeK2N1kePOUX/QH+DOpDRTpcZG/Vpqo+x4sXQzfuHsj0/7z/FComxs9ML5z36kgYYiLuYLideFU5+cFZnOlZgs+f9I"
+    "uJkSN3IpaFKRFHirqz5pJ47EzUzl9Ng/U+agjwmK0i1K1xl+7ji3xBQ0JG4v9EIl1eVt1JlmxURmY2mmtjP8+LmSrNf7"
+    "xQJZ1HHLBV1bZ3Q+xXWQCEOkMrNqXRCZ2xtlxI12M1EA/V/Of34nVH6tsmKhcEdYlwDZiX9DimuZlUp0CyN6IsVPPNb5"
+    "gRdW5xBASIvXeJhi8ouKnbhSS5WQWqAqgHWYjkHfRg30QfqoY2eFcXSr2CKMyss5pO5UspJORjtl9GMT3Ll0kaCPBaDT"
+    "16KbqFSWmRvy5cE2UL1UZ2oFZiHdbLdeb4x2irUSNDxTBj6RF064Iih1yM8nSwfXKFK8KPRcTvGWLBNdEEQ1n6gkgfbg"
+    "Y0VpYmhewruse2JFTvBhMksDvn9x8efecST6/X4ktPMOuZoJBlIAyfMFR2qImahJOV0JOCmKTMl8t4ww1Y1wRsZqIuMr"
+    "lkHnMG8uM6GMKYxtz+P0XBVs5DATrDlRZvdEscxjlTF6rLi5zBMhU/IjN9NW4HoprIqLPLGkn8swz6UHsWbTufy0craA"
+    "g1BP9wICN2rYFPpdIYhncO8YqKxfDWmZZd4MVl7DhLRaLoMrfnj106XoDobwB5hzrrG+YPgcdpsqP4ODEWDk4J3+pTVJ"
+    "7EJnWS/R5sG+Sb64hpH8T5B4QTRIxbDXpoxnai4f4SoLLGAvWIjMCIhxOYfIHEso8gTLPrEH8CLrlEwIlCnznNZ+C0aq"
+    "VZY8PNZxCPMiRKIShpZZr5dlczsUHmWRZ0uGingFfThv46RwDlZkDbfAqE+LTOpHhF4/mzcG1n7B92FzH2JjjC9SU8x3"
+    "amMiXTx7qA9gpOC2MssgOgfsN5rCyWedRJU1Ih/Ubz2Sn16/ecX2qqI+2a1OFpz9lIxnolt5MIUilaWs0jXv/aWY2Ees"
+    "QLZhkHkoKACxFAYK6rHhWB5SFFmuyClkVovo2cFeyKTtUV7PkKmSR7h6G6HPA6yVKtVS8gcNgE8R6uV+mLKsuEGghm+V"
+    "sdPX6ouBkYYa41UGp2xS7AeJxXk046AZfi0BAHfFuxdvX7XDu0U+6Rq1UNLJSaYOTsJCyYtJkZCVczFR9JqCj14i7mKY"
+    "ir0ll0wwrFc7fLQNfKlsk2csH6HKIMPSJ98GcCxfBXK5pEeHCO6VhENeKm4mnRct1cY6soFlYlUwb7qC/kQ3V4oy/oa4"
+    "fs7gwrW12KhIfRgQ5IaUMFkupLVEENcMRjHuy0J3NSlRvFy8ffmefcQeEiOhdahTSLuX88zjxWMIhzLXagNKjUMUUD3H"
+    "pv08mCXrsfIeQ3/CeoIoVeYI+Y2ymh+1NGyTvdBUNcmXWCiMIWgJca2xz8Twuyx79LRwhBdEXcQ5DSO65399/eZNf54c"
+    "7AYB5l4lz0YiFac+E55R9SHriGDl0oZFQfx2PUl200xOI0pGUdB9JBbLhSm4BEHKCknAw7qhhQhkE4SXE1HmiSISwIUB"
+    "YbU0rNEQF+lPoGSRfYx0rXLioati0VM2qthAKsdV/fZsgH/QJhZ3LIOqXuQNykhrmTXWhedGVUSOuCRphMBQRDI5q9BF"
+    "delIkmpT5EyhfLSrxj0QWZFPOcTiFsNpkFOiEQmCKjHlVdBaCRD52VY0WbyLxIDZa44YdkB5K6bahSYRPuiD8VIIsKzb"
+    "uVyw2gjkXCdJxkWLAT83CWpBRU/xKqpCi6jOyg26UkkYhuO2J6NIBfg2jfjXNn2mCaq1Xz26PABDm0IZVJG0KS7V2BYx"
+    "yul/VmZ5WyQoK+AuzmAIV1ypnKGze9RmoiyNZHT6m56PrQMn/O0sEh9fvzu/GEXi9PT87+dnZ1x5wbcoZKsSNREEUQkX"
+    "eNqICXR/pSDYBFqAa2VFcYWUrq9Uq2qwRV2gQbHk7zQ1pT+WXlPNRxFOeqgkUAnopXXcIbig7ybK3Si4yGn9ZEz6CcY9"
+    "44FOD+94SDSXXEN6ndLsfnVJEcpPzmAEhOpYP8RQlJbWJIVi+tqbyiNNC+ItzGCZZxRev9obQ8VG0frpvBD+93UOHMRd"
+    "gAUY/pCongc7FKf+myFxhzMaz/PgmhGLj0RXR8F8u/gtexovUXsHq418riXf1fxd6HfArQGy2+aNQ9IGd3hSnWs7g6cT"
+    "jvEaRcUg1BTJMrhh13Ni8Q7vSn7HaxsekpNHW3gOKhEsOqYNEuuPWgWhDvZAycOwUr05IFG4Wj32r2vue6y4H3cRGFrI"
+    "aRt0E5h87+r4Ox+CyBKp1JlK+tSVqvJxsyUVmmMbvbOX/r5wN4Xvmw0bABkFGQBhCnfnYiaxMubSgOiJHgv1ezK2SlME"
+    "dnKeWq+4G0uDwgQriztok4IiO3H49W5ZplJ3L3OF3Bv57oKiCfM2Qg1CCstbXvIMvZlUjZ7OHjeB72PcNQMypm/ojEMl"
+    "jtzzu+rXzsy5hR0eHlKmCNVtvzDTw8TA7IfHg+NB7+j4sK7hoeWfU9ZKgOn7ddRzNPB847Ti5FZc0U/Ass7jhr1podNd"
+    "FDdzfqkt6W0tujRGLukaoCn20btVF883PzsjPKU00BgmIMED6nI1Hvjhoo1574Ae3HIrQHLjLQ9um1b6WI8wul1/ArUE"
+    "PYzI8g/QIbOpWzKldOV27XHnard8qBi2Cwc+YJG9tj5DDHFbHyCamiWlm8bTig2SzWEjnW3R+rpmGNUKw+jrN6NX9+h2"
+    "VKmeokVnraqsUszYxz1c+l/GHFTHiMokUWiAVr+acuHbCHNtLZCNE9S0iEp5zHWnMnPEq9BoqNujpddbvWhsc7UQaZaU"
+    "ZkjqENgasVaKSfhJwgSmyqmaSpbCXNmFZBLLk4zDWPUMy2pPQzzBGE/8T5qUk93/Iuzcb2qOzBvmfHgoDiF4r5Huj7lr"
+    "/hJShx8eepFJomksmb1vCOKXeCMjZHKiso3Z30pQQFmVbcR/6bUTJhm9grNdXRgyJnpQ3ORhI6HuE++bEckDeS9jPSHy"
+    "fw/NV3+bSQ+CUfsq5I5dnfWBW7s8W+pMrtVIbYXvMVUpowQXpGt/f7TNmgwGFDKWVu2osO/tOgYIR/fNsRoRy1jPCePR"
+    "15ekt2SHb9n2W7b9lm3Xsu2WvFqFbYRb7hpzvKqCUDOiHD823YbYSeNTyOexG0H/+P+Ye32g3JUx74j6jfMLdwbr3am4"
+    "Fbw3E8Ft4+jG580o/rBA3Qzy637Kqtg/u9cKbiN4HxqzvH3otztPxGXYd3z59sf//OvftFWBJXBDTTFqDjZ2Qr84qVfL"
+    "cE3xH0ebCW970jIqbfhY2LntJ+o6eNTh9aD/tM+HMW63Lp8w1qipq5oTtHX1gZpNm127cDCi3jSC791I7kBGIE7U66N9"
+    "PiloOfs+AkAro2jjT1PP6B/5asOeG53minpK1E/L17qPfXz6xUonne0iUm2OlKZW7XsYIfjroL2xQ4cDHshqqCs8+Gqp"
+    "yh1fsj9uyUpBhZshAc8ylU/dbM9wUbsdPMV/yI2+VZOWm12unV5XOKq8K/NlWxMrPPWtHFNxQ2cThRcndMD8OR9y9BNB"
+    "3zQ7ftK6/kby9Q5Ye1WQP6rOkzHGby2XbyTwayKBm5mjzhKDo+Onz777/oc/PJeTGPGLZdskU2FnaP1tUcVXMRAhUAof"
+    "+7bxqkdEn23rd5WBWkeq/C5d95KDTLWLQVtZB/17g1iDswzaOaDjI/+9nxxtRv0tAWMX1Rk1mHq1BgJxJvNpN46LBAiO"
+    "Wy69ddv4BbJ8Imi7lnYaYW/mRbztWB0vDYevLJS2tilqFJnGbzrUODYrhwaiZ7sRXTQmoNMXdIA1UbFmAk6wwD94Ct9z"
+    "OhFW+bD8cdTCsbXoaED5/vk+2kG9cEW0xm2gCvtutJtGW0aJB0LvUXxpQWkURg0APwz2AJCLErItWM28xVNS3ym3OiF/"
+    "ngFOpgxtZy0K48K+nxSTctoCsCqvGvMfHT/QGkbSBpl1oj486rfviQHymdBszRXWSsbW3N/tIbxD2qf5mIbTFhyfi6x2"
+    "FP24vj3H+4LhUILm0110rGDZQrOlYm0h+n4/bQSdkzai1vGFRCe0UZwnNoIBwvkTQu0n9lRh2ODPU31Ne3cz4trMpflY"
+    "OjlVSifSIFZ1YClaZ91xUWYJvzpRfKrNqfyEN+chgN+SJF+YSp1vemJdlzfFf7qHN75efS26L53Jei/FoTh//afX7y4O"
+    "TmCmMW9LktD+DDJ01PbDZs3fnP3Z0z2UX38supjz4tWHt/dM2u7XUwrliVp/fHAH7/R/PuBfOGmeMPbnIVbbo95o/B7N"
+    "ePtf2nXWEnicrVdNc+M2Er3zV/QqB9sVkTtfm61IqVS5HGfirdhOOd7aQyplQiQoISIJBgAtq8b57/u6AcmKxzO55DAe"
+    "gWz0x3vdD2Ce51mvOj2jSW2aZjvJau0rZ4ZgbI+H3/HDGVW2G5TTnoJ+CJ5a02tabOX/KYWVpo3aEjug2sLqWD+YQK9p"
+    "s9I9v47vtDsp6L9e44nx5NembaOFoqD8mnqtay+WWzpOEafUqoVuT2bkxp7gdGPCivL8N2+xr6/JaVWTRTr/+fn6inR/"
+    "r1s76GKSiYNgFqY1ARVMbvTvo+ESftqGFTa/Lb7+koIVvxITezodVK2CmmVE99r5iMHr4lXxapLlgOqbf+Q5vde9diro"
+    "miFYjG6pNTXOdrRCQi22FcN2DiCot4F0bUKBhL/Nsi9inCz7u0GF6y/ozPbBqSpkWU43ESvlqRxitbHCYVvGTA3iNbat"
+    "tYPb1mv4ZKyX5l5L5Ma0+sgTAFwBerYenP1NV4FM74NqW4/iuICOOWisI67yf+yFA4PeZAeQOAsJX05pFPZVKFKSz9Oj"
+    "s+vLy9Or76goisRyScdwX+aWZIV0fKjtKEH0Awputx/zP6Xyw8SuJzMKbsRqwqxiBbd/lDAnP1aV9l5aaGfaKCABW+2c"
+    "dVh/mKxNX8ddeNzBXi31fr0yfUguo89GmXZ0uqDr/W8plsThPjdOHJGsAN0qHyLztuHCYMrYvGci1A7gI4ZzGIXQfal2"
+    "sedDRqChplVLP/s0pmlqjj5MeOKR+r1qR/3HERBe6y2SQr5oSLwL6Au28XMAH3flpYyaZ3qlhZCs6U842Y8C+mqlO7WL"
+    "W6J3AJX/Uz1WBMZPEXQ5dlpegwrwmurkGudxuhFxodFjGu1j+uVLfoq/6iT9MLTK9HT90+3F9VVJXqFg6XrETV7gThCh"
+    "CqXHIo8Z0ylTZ5ztOU+YOKMWLRqlsn1jljIrBH5r3aixDSciUdygUJae82WeU8Zz8BXp62ytSUNktk+NUSnnDOsBNnjO"
+    "gUeHNanA9N3rXvWVLgumZKXboaSNdWsfnUgpTMaVhboiKHZ0Q0A77NGKvRhFViHbyrC+Saf6KKslpgmP7lyUyrpMmvPu"
+    "RMhpjQ/+sBppXL8T0R4qxuWV/KPkXE6ptcxX7zdoKLR9BVSOfUA7LEF99Md+OjVwi4vvztQQ0ZMoc1s77ntAsS1hAkEC"
+    "4OYTI2ad5516yFPrXJWzhBkmv69YpsvDzMfATcdT/7xhkoOb8+/RL7ZpvGZvmIglalyoah2VccSpxYLNBV6qfgvWWA4B"
+    "rQU9L4xfni9UqFa7+RH2fxTgIDzmSV8SqFhP8GCCJzL0LERJY57mTiqIuEZJ2PeQaIlW1Woa0WHtLg1TiYMdkIDh+z2B"
+    "XtqBEUQNdpMfmJQnkUGvKwcgnk1Iz01Hahi0csJcBA/VfxM3zK5OL8+/LePRdM5NVKHhfZY9yg96TKLICotFp5WMymP2"
+    "iGN2/w/Wr/D2cS/X/OQN1uXIUlzi1ymoqUX6pCmSmkxlkZJl2qBrHhnj6WH/Os0aqutCHL9jxx+NwCPdHuz4aHw4DuiQ"
+    "XZAC58McmGmZhl9+jY6/+po9d8azfN3VetB9rftqG/Mf0Foo5k+JxTDGyxVif5RGz2zHZ0/0/W8GqMRSu1614rGnEdEH"
+    "qWx/EMGJqflMSZcU1tbBurCbLFxkltHj6zcCRDCdBqvPAXCoduBDK8+ThfTiBj4q1ifOc+fnX+xHmv+O04honuK80+yA"
+    "25Znh48utZsSioZz6Vvp5aTUBu8k0Gq7c/8Vu4/2d6oBAHeY+F2+qUzOd5o2Kim2NjVmiJt/ippDhJ3TiJ5IPM2E1Khb"
+    "fCnCYsUyJBIqtzEmpuGrDvL8fcTcgP/pwS6xrOzY1mK6wG3OmRB0P0exGBDoPrKV41QtcTKlot4+0enGIUTILp6WdHwW"
+    "XJuf0T/p54v3F1e3J3MAeScyzVWwTnkuOvl791a41K4zvUrubvcrOoaT2/Oby895ya7HAPZ1vCBI3bGncLgc9iwgAIpP"
+    "orS7px1/8iqGhY2+sWbBgMbtJD1e9iJ1nFc8omYHApK2flY9XnP18Zq8a4x42Y7P5lJAYuzpkEjHmnAtdgKD3LGjbGYv"
+    "3XrSdZ5+PP/+lm4u3v9wi6PoLD0MGxsjzw4i2D7dXTEBeMofEGjKTrk1qMml9C8LfIqcP6huaF86W3YxjzC/R/Fv+VJu"
+    "8hElECOnS7VmIUgfOAglb+PI4ZrNYfM8vRXO+YXdoL2ZfE4/WNse+c+nFkNihxavI84Kd+D3TYnGipe3KACpjV7w9Pw6"
+    "yZ8Dn77jytWoyP4PgoENEg=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8209,13 +8244,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8228,34 +8264,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11193,18 +11266,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -11504,7 +11578,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -11538,8 +11616,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -11998,8 +12087,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1496: the first handler from handlers.py
-#     line 1683: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14485: the tables (commands, groups, errors, result shapes)
+#     line 1530: the first handler from handlers.py
+#     line 1717: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 14574: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -969,7 +969,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -1002,11 +1003,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -1017,17 +1021,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -1098,201 +1132,201 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo4ODIsaW5wdXRzOjExNjEsbGxtczoyMTMzLG1jcF90b29sczoxNzcwLHNjaGVtYTo1MzQ1LHNraWxs"
-    "OjIwMjcKeJx9VU2P2zYQ/SsDAQUSQN7u9pieirRF20N3kT34YPhASyOLMEUqJBVHLfrf+ziULHntBFgsZc6bN5zvf4uj"
-    "d0Mfig+7XVGU+BfHnkNRFr9VrSP+wn6kMPS985FrSkI6qOpUUuUshLh8KPblrqi9OkPrVxykKLSq55KO+gtbOoykY6BG"
-    "s6kDOU8q0F+vz39nxUZpA8XfcZC2FFumsxppdANwJ2qcz7gQnWcAX6OrTuR69ipqZwOk+5UcHoSWTQPks2WSb3KN8Aok"
-    "s511n8i2OBbRz8lieqgPkd5tNiMHCifdB4F8Hjgki+8zQ6+rExhecFBwHcdW2yM13nXiP8xmnIeWE+in/DWLP+CjMepI"
-    "vdK+JGXxzCb5CwLjLMI3yc86tmTdRXzlMU3ewu/KDTbCzsd0kuEY2YcUU1YVCFQ3+W5Vn+JomPsyeWZhO5zZw4Y4Ifz7"
-    "Enxdp2yda2Mqi92+fIStXbHZSPxBWFg8FoS/4LVOxZKeHh9/SCHXUewlbPIDkM3Guvy9L+1gTFI6OGcYzouXGfnjBXch"
-    "6FVsk61Gm2Rrvq7VuHrBfNshHYjErUDdu9T1N8CdxPMefc1T6YYU72DcOcFmeeWM81Pua8iPntniPJiB1ziD7jKCe4L0"
-    "p7WoU+OBb01riaGO3K1kn7hnFakDXlD5ulEmsGR79XO/dOoqkdKsD6k+VqzbFpwaf4EqZQzanN55/jxo+PR+fmbWVBaj"
-    "wj+o+PD1TrTeYu4l7ArT6K8SNimCO5K5dLYteg5Vi0eGqEZp0qm9F87KeYsuWNn8E6Nour3Bfj9vWdNMA2nRc14ftf2O"
-    "8xPg254bdZBKmKUvXts0bg8cUJ3rRgpIxjpNf7gzdQPaOzoSWQYDvV+Ga871XtLd6RDQ48mtIYw4Kq9Ci7NPNsG8qpQ8"
-    "YPKohPrTVC+YQRVfull+zDlZLK+GE02DaXnG9ProB74ZZSTjaV2ejFVTh6vgXVvJo3hRCfK4vBASqlNa8oi9lVi2rUbA"
-    "LmKxof+RqNYj2kBXU2AP+rj09P1ZgJi5q7kk9xeam2BetsHKwTcc21TG81LCusAYxh5Ki2Uy+prda9GW7izfNUb5JQfP"
-    "1oyiDhXsAS/DSQwhXXONZ+iLQWRIqi9cRvVVQped1eD3tGxWdNgsb7J/x3v45p2L2COFxOi//wHLeLDgeJzVWG1v2zYQ"
-    "/tz+CkLogHS1bDnABsxfgmLosAHDGnQF+sH2Vlo6WWwpUiWpOV7n/947yklkibG1YAa6IIBlivfwXp87+qnbVmCfzD9H"
-    "z2xaQMmjWVQ4V9nZZPLBahU3q2Nt1pPM8NxNLpPLJJ5eTvbbRxEhoJRefYDU4ffK6AqME2Cj2efIwY3zn80u64xQa9yV"
-    "gU2NqJzQCpdfskX0qdYOskXESIRthCsYZ4sFW/H0o5XcFtFuFKm6XIFpAQrlYI0rPUTFbl+hmOG43JLaw/TVyKXmbsSm"
-    "SfIN0zkTbuw35byWaMZ0/B2C5ZKvW1grrSVwFQDbv2lsiWOSm8Sx0v7pADjn0gJCV9wVBJ1rU3JcbxZGAe/tBaMxmZfx"
-    "7YFUxh0clcIgfh8nU/wn8VKXoHyUuNq+zqPZvIMVO1H2AXejlj+ljHbL1hG0gtD8IdhHI4rsYV3rWmSPU7PUdRf1MFUI"
-    "BYPhwFBs/5i/iJdXF/Mk/mH5YrEYX/mnb//Bx2bt+cUcXi39rv3C1bO+Zm1NomQ8TZpoZECaAJ6MikQ5t1RWVupNtDwW"
-    "VL8RAVIttS+Rbj5WRpTcbJnfQPl3e4QBctvaAFAar2QN/iThJB31o8c7djLJ48ES/gLZUn06umzB/OrfjkKFe1teZD3f"
-    "riAYiPtyHpAkDkoCoU8bYIvdnRrcGCyebu2+gQq4Yz5F77Dnyx1RCXyqBRmMfvPkdkdKqAfPMkEQXF63WHBf3fPl8ily"
-    "6OaMbGsLXjXee1iRrq1vC2BebtyDU7yEPnlTvai0aHLsPkz/4sh3BRhAdvfHMmFZJZSCrK/Anj6GI2OSawwy04o5tKuS"
-    "XAXsugmnxDa03An5TUT7Wml9Tef1AkNtQtyQSK9PdBHRxhbcy8azfbxu0vtCNwqMPUj0/6evDoqxTWH36XVWMgu6Vxux"
-    "FurRSf71uDdgm+Srhqo7fugc4QmgdcLvnl8CAbQpl22qeGDA+llvWFmnBXOaeZH+hJV0dWg4bQi55lzIM5JrgQ241ZdL"
-    "YW3TCFe1pRaSGhpSSYrCEGzVXV+gG0jpnt+LpteftNhCasDFltcpnM/y3RBNnEZK34jqjHrQoJdCgFJ7k/RwjW0BMkcS"
-    "wfHvjIpTHdnQQHLfUo/OI7+RPGWLVxRfl0L90kBNQzVrh2VPywOKV+ecSyDVKrNhgthHLmlKf6DWlUg/nnWQQqecvrc2"
-    "sxNtJQ4kxQ4YggvfgvACe5oO3hUCebHBaM/WHoTQxd+BWSxEKitxOJ2XkAlUyLfV/S3n+AyOy/qBG1bwPnp6Iu9ROrls"
-    "eIoawM+vLt7/jZv6czFNC95erHYq+9zoMurfcbAvStm0pBO/RLxWcutREQkHEoNCLThnamiPXCfAriUmJPPzgw3AHKPo"
-    "wxtWYyJnOZqzd2rgFxGl/0w5xnAg6z8yy3ySPJmTZ/2Crl1V+4ZwPG0MDEwa3IihVSndetLaMa7sBgzzXM0u3nsfNIfO"
-    "2JtXP71/7n/X0XluIVyw2ABESTSTtCmUJjtRihMi03a9J/TXdR3ZNcBxXwDbq9l/eJzVWm2P2zYS/iuEcIfsXm2fN8AV"
-    "OG/RIOilaA9FEyQF8mHtq2iJsllTpEJS63X3/N87M5Rs2ZLfFptcLwgQm+YMhzPPPDMk8xh5Y5SLRnePkea5iEbRXKgi"
-    "6kWpcImVhZdGw+C/TFLmQnuO3xnK9Jg2niVcKT5VYsDe8GTOYtJ2NxmgrphJx/xcMFfwRPSdKLjlXqQsMXnOdcoK7ufM"
-    "ZDAHJhbWzCzPB+xHfW8WgnFahXHH4mLl57DqQvpkLvSgWLFvUP+3rN//zcEPL76556oU376I2VKCyrj6HoOSf394+zMz"
-    "099E4lnOQYHUM1iQe1L/ArRLXZT+A2jOeXzLpGdcu6WwjhktgrjQ90KZQsAIcz41pe+x+HEcmcU4GjFvS9Fj4yjlnuP3"
-    "wWCwjntsOTdOsBhH47CygMVAdrsau+LMClcqHywCL6BPua4NhoEQhil4DT0BiwaBzULoYAveAnfC7Go56Z1Q2fWAvWYZ"
-    "l6qkCWFTW7szrhwZLqw1Fkfgp4XU6TjC0Vw4x2cifAGvwZLrdeVgDnbq/u/CGiYewGOJScUti8eRA4CUDnWNI54gVn61"
-    "4lMprQCtMQYenBBipMWDv5uAoxAhNSKU1DDBG2ZLzXDGoCv6rnJf7RvHxL2wq1pLD/fPaFeOHLOx0aFHlAEEBHegy5LS"
-    "s6tceD6AQOoEAXrbtWiIHHv/5vsYgDuDRac8WZD1WakU82Dtdae5/f4Uwx/jphxAQa8obdwooOsn2jPGRVaur/YRvhA8"
-    "wfdxhT6pe4TMDSjRZ0xA9g0gaxtgjkaPkV8VmNIBTvAzJFkhrJcCMv5xve5FTTyeIbDubWgCZ7oWT7xJ5qaKhiuLwljM"
-    "d5xK3upBFMBsHLzU2Aj925jlvIVMbq3/Gjz2qTQe8UYhqQE7HpMFTnE3j2DjusynwjYUAsLFDEZaGjWrfwIxiwTYkKrU"
-    "tM3IlOFAEzfD4V+R4qQf0KSMQ/JGo5vBP0BZpvisoWsKhCS47lBW/RL20u+j3N/7fW3o045iSmpQjdSKqjNjgXtACQ30"
-    "OrxXCUYD3F7KVztSQCfiqNTL4cuv+8Mb+IviucEagRoA5G8zqio7uvpe5m2FiKqNP5WK1pPGEjgCqvkhtU/WKNPDtpal"
-    "TJ9mZm7Kfa27UEEtEAwvLMb2P3df9Sevru6G/X9OvhqPB6/o09/+Cx/D2PXVnXgzoVnVwKu/tC1rWhINBzfDEI1UoCUC"
-    "VgZDoow7TCunzDKaHAsqTQQFiVGGUmQfj4WVOSfChQmIv3oJ4Hn4NrNCIIynUIRpJekVLvUd6Tu2MsrDwgoYRDVMv+m9"
-    "bKj5iX7tdSVunV64e76ais5AbNP5DJB4kaMS/Nd1sMV6Ywa3FpJnP3ffi0JAZSeIbnTfTZB668KIfiNy25AS2MHTVKIK"
-    "rt41WLDO7n3WPjJ736CP2GjERN5x3RQMziTbY7R5mBsPE93ZPHUuM+1Q0FnEU/HKKTbZksUpimgwwLNn+TalWz98mVR9"
-    "amo+MR2r/HOXJODxzKpBWkGyV8MtpdStsEOgqEO+CWjl/NrVtSfqndWmNpwBuQ/9z9YbVWODGNHQ59NRirZkBU/farX6"
-    "QSJw6DyBcYQP0ELfizBcZTNYlRfQ32i/nd1sy1LLl+3TGwxCD+TmvICOfwY6NZuuqE3OpFApnHUsni+wH724MSOtF7LQ"
-    "L3gqRLk29YR9dECca+gt7S6ELiI+OieFZbHxL6TWoQ/dNaDqNM7XDElmIBbYn+NpoFBcd+zroRu8q67hPQw/RDivgax3"
-    "uF4XsDL5gCJtpt3TCHtsqHsdPNvW15GQibEaSsZOSv5/+mqXNhoUuoXXZybTDvcaK2dSPxnkfx73duxN8WkoHXt+2FuC"
-    "CKCxwgfil44AOjhFN6niwFnsB7NkeZnM8VqBRNqHseG+DYHTnqkPC4R+WRHYRvesKhAMapQBvPZpeeJ7GITDLEFjyVds"
-    "ZUpg/QXLApgvYv05HCIaZ4tcOhea+WnpsJYmFg/aKIUGdh439oME8SGz94MxD+eVy0Jx3PpwiXYai9W8yeet2c4bKE1L"
-    "WYiWXz7CYLhDxTm3GC6s2dZ5dtXvr4RjbiGLcM36qYT1Qez64mACABLRUTZaFwvr58mIrpPA8+RHCMTJ9Aged3OhMiDz"
-    "0N7tOv47HGVKYAvvMGnwho2h+MXeRaHOHnbb2xw9Q/6M8pgdtaW51D8GVTdd5Ok+X7acKPkHmO5og/4lU6yQyaLl3ncw"
-    "yBy0/p7eBjJrcmoTARtP6IVB6vQtZWh/cSqWMTRth0u5pC6Cg7EnifPjXAIug47mTQopQe3y9452uot+p3L3LiYXqQSD"
-    "qDOqTrTHb1xg2By4Tztwqj91/9Kqyuiy/2FVfg4MAt696YDh+zBeQ28EH/CMygoubY/ehLIMKzWAUxkNx7jqd7oT1mbz"
-    "8xfB7POEun08qyoduCE8FWEyRvuo6GF7plRoQE7cnWPswhuNNcDn1iyb6ihCjc7/hLJ3CpKKURvrOtQcq6LdkaaHo+DU"
-    "jjt8bX5NoOicW5j/VJlyYf+6nyrBsA7P8bTj2Q0fWCBBqjc9ekpdcnrZwyzBxzoGQ5zh5d6IRK3IAG46oYsAqccaB4P8"
-    "C3yiswtQRG+qmu2+DQ5A9OIUA5nzEmxrF6eHyWpLVNXZVUw7Dr4Z0UvkNb3aQOo70U3Q0CrIHMvKsAGZIR7GZC5PiNw0"
-    "+X2If9q1+wkge4Krju2R7iT1LFwjn3jL+6WJGgh0EOxhlJM5tzzxdBuOLcvBC/DqhwtfFfatCNsJ//lB0Es34fSWoQzj"
-    "mScgCyAbB4fVLr9vXLLZf29z2Yn/fIaGCpYshP5orEp3+urJ+g/JPszXeJzVWetv2zYQ/1cIYcPSVfacAhuw9ENRbC22"
-    "YWiDtkA+JF5DS5TFRSJVkqrjdf7fd0dKNvXwQ66zdUWBWCTveI/fPUh+CoyUmQ4urj8FguYsuAjMsmA6CAPDTYbfL6JU"
-    "EvaRqSXRZVFIZVhMcBGZ0eguJJEUMAmDYyCKmY4ULwyXYigpF0Vp3kYpy2lw8cmKASzk7E8WGZgulCxgLQfZcJbdG2+V"
-    "NoqLeWf/5+Qm+FBK2OAmIEhCFtykhJKbGyuBzqhOg1UYiDKfMeUx5MKwOYx0OApSTwGZojDsUVVsumIkmaQmJOeTyddE"
-    "JoQbZ6uElhmocT7+HpglGZ17vGbgF0ZFD7NqxukyGiHdd6ORkPZXg3FCM82AdUFNiqwTqXIK424g7LFeRRiMUb2YLhtU"
-    "MTVsJ9WTyZMfRpNz+I/kucyZsF6iYvk6sRhr8BoZnncZrkLPnlkWrKbeFjgCrOk2tkdz5PF2WcuSx8eJmcuyzbUJFeQC"
-    "zjBMoW//uH48mj47u56Mfpw+vrkZP7O/vv0bfrqxR2fX7MXUrqoGnn3VlcyXJJiMzyfOGzFDSRjsDIIECdUYVjqTi2C6"
-    "y6l2ITCIZCZtiLTxWCieUwhxuwDxV2+hGJptrhhDGM+yktmdqrzyk+W3a2ekh40zyCCZJ/p5+MRj87udDfsCtw4v1J4u"
-    "Z6zXEZtwPgAkhuXIBP/qnmyxWotBlYLgacfuG1YwaoiF6Jr39XSFqYR9KDkqDHazyW2dlEAOGsccWdDs0suCdXTL0jQy"
-    "547VbYGuUhDn1mb8W0KFXjClxwcm211pc3tu3J7oDs5Th2amRgo6KPFUeWVfNtkki30pwssAJ4/yTUh3Jv6dUD02NI8M"
-    "xyr+9JAA3B1ZNUgrSIY13GIbuhV2LChql68dWhm/NnVtiVqzWlTPGBD70P9srFE1NogRIaRBQYRVSTEavxbZ8heOwDGq"
-    "dFELPyLDPzI3XEUzSJUX0N8Is1m9QtNVvVys6MJr5X6GT+h+dEoLFpI5cBNktoR2RJOEsyzWRCpCNfnt7etX3W5uKPWg"
-    "hs5yHZi93qXMSdNNWU7/ntCgAnpS1YTeoITJFKuNQLgmBRfC9a9NAaoO5XDOEJwSfEikIAb0KjIqevS67wf9sm+4hf37"
-    "ANd5iLzE/foAmfB7JOlm6BZH0NFj99xZtsuvJ5AjqQSUmkYo/z9t1Uw3XurdwOuBk3CPeaXicy6OBvmXY94e3TI6cyWn"
-    "ZYfWFjYBeDu8tfmlx4E6opmfKrac4X6RC5KXUUqMJJake4ibtGVwOe1E/ZsrBMOKx8a7B1UPJ5BXPhLKM698vIRPOP5a"
-    "UCzokixlCfn+jiQOxk2D7Vk8qDikcEbxji4519qdFWalxlIdKTzHIxXq0XuaafsS3Gi1a/ssdcehYR7bLb1i2iJkH2Sr"
-    "ddOHbQk0ixQzI03LiHm+fU5SHkOPA1kpz6mIL4gqhQ7JrDRY5kAcknHde8sziHSI31cP5Yd2+7hpD3Z2j4c6aGDYdTxk"
-    "pGLvF7zw/XMFnzaW7OxTDCVsu5Q25Gw0WjJN9B0vtF3yoYSdQbRHXV8dzWZQvEKMR6yngehcTQ32cP/qvrPkaTKli7W9"
-    "idK5TKcsS95H1QFhU7fhm2QMj38aMyKjUEaQsOue3WsH+QCJes9KW8DeFuUV0mOarPXJufjVsTrvK7b64dLmnhZxS2U8"
-    "SSh/Zq61sCh4dOfh4RI+iYbDpUnBDyRRMrcHCsBOFxB7Fg88YgHV/ktzd6rCpdgdoQaN2ku5bU4p6LS30F6lHODrePgX"
-    "e5YJcud/9ZzS+sr1jDevBnMWcxDINtzVBcvuC0AYlluud7dcMu27Duw0e2iy/7DZOwVUISyMbKD1jRupQXcBP/CyhBSU"
-    "q5BQQWSSYE8HsMykYGE9bx8nhFxPd6F9Ss4PHgengU/3JqEqxWAGaJ4g32KAB22khXiSyDLXBO95HkI8WK7ACUqJkguf"
-    "nfW6d0jdw+wyg0Al9sSle9jsKvP9nk5AncqoPc9UQr6PoN4d2jl8UdH3mT2fE6wRdzS2b5TOmWg3+4ApEwwNd1UPU9TA"
-    "4UqTqDR9ATaQBYZYQeeMwBAlePl9YUkVSwCrIrIXXlzcCBx09N9oklN1B4yg8ceGBSoVHYN2IqLY8QPp4PgEmsOicyMX"
-    "RfFrlWw3Qs5urcbOsBfkzYuXt4/sqybkDc36Kwa0ODzHOjfx8DbBSwee8z0k537BmeC/bs9xBEKPMNUuHe2dvZi7Z5Y9"
-    "b93vfNSAox1hiF6OUqpoZOxrEbZaWx+IqomBr25tKZw6CFxEHjK1OH1KkIbQxFggM8hUGuKgz+5rk6z1D9ePAfjnARpB"
-    "2LJg4kqqLG6cGqarfwCr44AVeJztXVtvG0l2/isFYgcj7TYpSrZnM7TjgeLxZJS1PYZlwFlYjFTsLpJtNbt7urolcz0C"
-    "9o/sa4AAeclrXvNPgiC/I+dSfS+SLWrGkBHuLGbEvlSdOnXqO985delPPTfwdazc3qg3HDzoOb1QLhT8uPRTd65CuHCl"
-    "Eu1HIVw7GhwOhv3EHRzC5UmWzJQ6T9TPmZ8ofR4v0zk99fTvHwy+hQc8pd3Ej1N+909c3kgoKG8p0mWsHCFFqHSqPDFL"
-    "oix2hKfcQCbwWyVJlGh4IPTEPNKpHyiRqo/p4Cw8C39UQUy/xCLTqdBZcuVfKXHW86JsAg/+nEWp0mc9R3yt/XBWXPna"
-    "gWfwnxTEqjyH/zhn4US6l2dnOpB6rqDqT5/EBz/8IMXNDfz4SkyCyL3U4iv4dTgcfiUCP1WJDESsEleFqRE2jML+8emz"
-    "k5ORcOX0v/7NEf/7t//4n//89wEoJMrSOEt7o0+9NF2CSrAJcDn2Y+XlP2+c3iyIJjI4l8lM90bvP+Ud0u9/0BH2B6oO"
-    "fmtoRTiD36YHoIipDLRqKl6G+lol4tpP5yIKlfin059eCRVeqSCKFVwROgW9pY/5CSmuZJApsRcloi+m8G+47Yf7jkjn"
-    "SvghNEBIDY9RMdHkg3JTcamW0GeTpYhlAsKCXgQJfeNUpDetd3p6HiUpXoosjVFhtoBW9/K2ok7GG9vIZaO4C5k6Al8W"
-    "IDrZyJ6npjIL0hH93LcJ1Z+CfZXCxDKdb9brdQIGQFoxGp6rBEw6jFKRRkapI7o/WYKZiWgKDwp/IWdo+JnnRyiiWkyU"
-    "54H2YAhFGViS2JNgWjr9WsPYAPGhyzQW+Pr47Y/9I0cMBgNH+KnmxhU1QQcpEJLqM4ZUaaanJtmsbOAkigIlw81thK66"
-    "FmkiXYWDg9rgh9C9Idg9D9F6Pam/UBF1sqkJenOiks0VuTJ0VUDSu9FigSNJTtGO0rmvBfxeCq3cKPQ06ufC1HPBQjT6"
-    "dCE/lsZm5ECpZ50EATOq9Cnot5TAnYN5uyCV5tEwzYKAu0HLK+hCHC0XxhTfPP/hQuwNR2AP0J0LH8YXdDzAhJgpriGF"
-    "ToBONtbJDzVaomM/CPqen9zaNtEWGzKi/QlsnmkatIrEblQJIL2QW5hKDAOYG2YcivAiN1tAkwlLEHlMz36t98GKAPal"
-    "h0IlWRji2K+JMfVV4N0e6wjCuAmOyBuDw6zfD4KFHgmWMgqDJYkKeAX6SLmPvShFV0QargmjPsaB9LeAXq6NOwPGfkTX"
-    "oc8ZYl0oX0yTaLFRGxMJvvO2NgAlGbOVQQBNJ8B+4SOcfPI9J+8Nh0H9hiX54eTFc+qvHPWx3wpnEfj4S7pzsZdbMEKR"
-    "Cqak0ob1fogmeosRSH1o2jwSCEDUigQU1KeOo/agorDnohAhMx9ED/c7SSZ1H1oPFAD6ewtTr0vIfoC0krta4DlQO44w"
-    "lHrZTaYgiK4BqMG2MjcFPnNnwVBDlfLyDkdvEnUTiZqzNePAGn7OQAC4Kl4dv3xeh3cN/mQvUbGSqQTWtv/YDJQwmkQe"
-    "9nIoJgofU2CjF4C7UEzONr0LIhia1Q42Whd8qXSVZyy3UKVpw5Kdb0VwGL7MYOHWAYB73sIRDZV0LlNu2tRPgJtCH2gi"
-    "VhHxpkvQn9gLlUKP32ou12lMuOgt6lRwfVAgkBtUwmQZS62RIDY6DDHubtCdV4oULxQvn70mG9EHyEhwHPpTaG0n41m4"
-    "8TaEQyVXqiVKIYeIQPWETd0smFrWJ+VtQ3/MeIKm5J7D+Df0alxqllCfdJImD6Tu0kOmDIo11Ee/W1+A3QXB1tWCIRwj"
-    "dRGnWIzYO/3TyYsXg4W3v1kIYO6586w4UvGEPeFTjD5kgQhaLrUZFMhvm05ybxrImYPOyDG6d0S8jJOIQhBwWcYJsFjX"
-    "OBBBsgnAy2ORhZ5CEkCBAcqqsdjEh+aC+xMQssgBlHSlQuShZXDLlA0jNiCV53n89nAI/wNtwuB2pVHVcVihjDiWSWN7"
-    "YLlOjsgOhSQVCER36hhylkvnsPfAx6ClfhKFRKEY7fJy90UQhTOCWLhE4lTIKdIID0AVmXIJWmUDHK6tpMnilSOGxF4h"
-    "elX76LdcjF2wEsGgD4wXIUCTbhcyJrWhkAvf8wIKWhLg54kHsaDCu/AoRIUaUJ2Ua3SlPFMM4TaTUXAF8O6Uw+c6fcYK"
-    "8rGf37rYB4Y2A2VgRFKnuBhja8Co1P9L3i0vIw/CCjCXNIEi0uhShSQ6mUfRTeilwRk9+cVfnOsUOOEvTx3x/uTV6dux"
-    "I548Of3z6dOnFHmBbSFkqwxiImiI8ijA8xMxAd1fKmjYBLQAphVE0SW4dP9S1aIGHRUBGigW7R2rRvdHrfcx5kOEkywq"
-    "NigD0TPMkUBr3uJ7E5VeKzCRJ8Wdc9SP6dynVNCTgxU3keaiaUjWKdbOo0sKE36SB0NBMI7lIkYi0zgmEYrxbZPpIEmn"
-    "EfIWYrDEMyLWr8+dodxE4fjpHQv+u8mBTXNjYAEJvYhUj4UdiSf8zgi5w1Msj3lwwYjFe6SrY9N9m/gtWRoNUb2C1Trs"
-    "a9F2fXrP5DvArEHIvTpvHKE2oDOX4OlDX8/B0lGO8wZFhUIwKRIEYIZ7zInFK3hW0jOsbbCQEC1ag+VAJAKDjmiDhPGH"
-    "qQITB7OgaGEwUrk7oEXmV3mbH/cp71FyP8oikGjGp7XoJshEUH549IghCHtiKv1AeQPMSuX+uJqSQn+iW5m+5+48MhxJ"
-    "Z3EMJAyGPT5KQ5bAG26mWC64h+kU4BtNpNAeXHVlAuEHjB/Kk3ESDy43U2ImgbaankLjWk7tWJz1KPPnnfV4JJrE19kZ"
-    "CUgJwKr/LHIYayIZa0WhyB+teWNiDN1SJOTQeqPDwaN2K6ZBhLkuykViXiYdNEJocJcdfb6pxsoBjoV5NbccLPeg3w8j"
-    "+qtRqQlNNwaqpsZe43VPVrg6QI1a//bR8Oib/vAQ/t/gnhE6zXpJmDJql1aPdyqvdHgc2EO1kizzvU0VLKKsJpdy/YUM"
-    "1jdyODgcNpvnqbVm3ypjKnVaSa6anxogoDeuFe1GQdQx4svLTiiGzovmX7NE0dTBBDC+UUMAyBCsH0wt8y+KP3SOxo1c"
-    "33KiOpRW77hULVrvvB9XQ0Z/rUDvx81R8obiWIE5b7jHKdlzk0sD9vi7/M/ePE1jPTo4QK5n8lODKJkdeAkA9wEY9LB/"
-    "eHRQZOEAt3+aEuQZaTnjjrMGCfiuJPUV0dPoEv8NyAodS2AEiI2uGq9Kz/NRTBm8rrxjHezv0B1dEKxf5M5y0KqMYHf0"
-    "qWEkUKOBsvJWiX89Rr3ylnkW7hBQlTdypII7hB9wh/P6JaC0KkbcqD5noKP1nAGG5qN9M9pbz8v6s6seYySoPmnAoF0g"
-    "IwA8Ck3BRDrc/Zf3f+iPv9t7P+x/O/7D2dngO/rr97/An3xtf++9ej6mp8yF735nbx3ggq1feFTDnSa0Q4C3kOCn6YHB"
-    "hmEMNfppgCU/s6IEVMSDGyqqjNfytRf2oY+S0zBGWw2XdXuvetDCciCYvRmj3mEgk0UWf7SLNldkkoCN3NxUh/X7nECU"
-    "Lti4ZuM7jbmxVyqcCrmJHPwLSDegnANoDnM5QLGEFWUAYiDWOI2BjcpQPG5bN8L6uOMmOa3Gr4AIQ+CsBoKEz3Kjoa28"
-    "hPFN8w7Aj8GbcaWjumCVQWeoUqaZtgpHczyb23fpr2gcRM4a4jzrPWDbdiiDuCNZYmBmRyYP+sgPLFpvaoakKmUY3/9u"
-    "ZHWPaYCZOT641ci/5sHYOUcIlDHR2Ar+fU5RyDmEMdgwM2OY/5lkMefdF77WTC/MX+ceuNEQRpZLNFAlCwgCTI6+mFnM"
-    "WJGYWZIYixFscGBQBCRzBeEN/BfXM5SEezh4RB1gkjsU3WKWL0oudSwp70OFn5uSNXcgrVugAEYLKlg8EKZQQUViu+Jf"
-    "x9+v73u74902wFntrtdGMqs8eacIpR7UrHb+t45CmmFMZ/bQjEa6cYmVUUiFYpS+rBPZaPq3ShV4pWAjlmK3LrEgLpZC"
-    "V1CYDmIWHKflzQvS9xvwn7ElaCookTXyWdep9OBno07NeGpbKlUdXlvSKouRYLh0C5K1OjaqhVDruRjIsSZuuanEc4Ck"
-    "1606v4eLmNOcS1xmNvOvAMEnS0rt0dICjTlwyUnDehoqBC8Hw2IRA4ASseuYi+r3qTILhq/PEr3F2Qh8E8WY+56HLpwj"
-    "uGbZA/p56+nYd2YqBNP6mIj0Bjjvyq/s9wp3eKmofdWKzB0kpFcSRkEPM7E9i2AydCFyHsh08LFTaG+psl5Eq+Z/Xl/t"
-    "8u7VLm3V/nlNtVP/Y+flA+sybO/mKp1zzpbnBPAXmcNqeblui2xulIQQtDfNkLIbG+zkBAaHeX1F5WXhLUXhQLLL0zGh"
-    "tB4+bZIa3LXKiZVapIkSf+aH2xtp5f1uFmpe2No8K+93s81ATqqOoUsCL8etuo5f49wvrupUGuDQkDeLhHmFLfFeHP/D"
-    "8xfNxWWyus6yU+Z72BTsR1wRlLlzWvuIBXLq+wtJu7EL2MX8u5j/PnXjFxPz3yZ0/3xxOSPo7VLtNd5XL47x0tLX7Pzr"
-    "hP5W2X1aiMrVIh2M/TDkadi6ACbQ7F4yhEMRL6zlZbWBDC3t+mgPHpa2yw0rRY+7rMZRr7E+W/aUmZFlADdKlGm1uGPW"
-    "bLs8S9Y5Z0HVkOjL1FU9N14Jdkvz+o1nDCzqZcqztZHfH/Va2sZkaSNaEwBUaji1RpboQYlQbUzF2SlTnWY1ZWBM6x6G"
-    "oxNoVfwDXMxXil3LpVhGGa6CxbVmd178MY+u1/JcZlq5eZZ+xzgtN8EsqMNrHNshBqoMtEWtun/c0sJ3dvxxxx93/PHL"
-    "5I8IZZUk9WasWj8BVMOuRnfNOfHdEdR5AWZfy8xtZwiOBacr85WWtONEO2KSFQtIcbFvc53fmuTqJMKF2l4J9vcOeJsD"
-    "rhxHTS61Q+QdIu8QeatZ/BrqVCbsZxno37S+ghvj+rzJPQX5m+6gm+KK7mvfkpR9Bxd5/wo+87i602yPtr0JfenHurb1"
-    "bv/Xmt8C0u523ZVYm4q/dyhu7wgbQuwStTtYv0/dWIX1FXtCe+UO2C8O+BHV4BmDfdyMigMoUay+T3qrBV0lzApT0Wfj"
-    "+4ykbdttIedtnYae4+ZL1yxJrfuOZ3hVBCqlPYJ+yHvw8PWuqZgWPS+3yOD2xGY2pjHnbFv88Iq2NUKswiLfP0+xIcG7"
-    "YjZvFwvsnMY96sYvJha4l8TdgFv34H8DyKFuwhMu6tCW+de3SdBUYD+Ucavu00CpmE4rKvanhxHtMf3VVr3xsUylFjus"
-    "6hgOhvcP6muTNTvM3mH2DrPvSOMJlnp4omRsZ/G4ln/OB30Vf97nHE4vB7sqXBQzrhVwuy1vj333soXdr+Fi5UyA/JgG"
-    "VOqdJ0/zrtk0fWpbs4Jv1pf1mf5uFlbsptVrvUFvwYerFdMf/BO3qrTnZd/NfYhauMa6EP5fbrkpeqE8P1u01I6zJxO/"
-    "cQKbW9+43WnXcn3PcZhW9vzbN8bfP5+4W8O485g7j/n5PKbxAzImz+aUsKYXEmjp1psXSy8juGzBJQtT7mdcKYneo9XV"
-    "6xyNUc7o0yoHsb6oqsNoOR0sHRW8UaDcKVj8B2Vis9pwXLEdi3zAyLrZbsXBBs0lZM3NWY1xwCq7bfSYKPivhX+84es5"
-    "5xjBH7jXUsTSTxw6z3Q6pSOXi5OK+D7t0Ayj4nbn6f/fjK1Ydiec/vj8xQ/n7f1MXfy0fV2tmZYDheEJYJr4mq3m70/e"
-    "tDZu4GFMPcvMWsGgTtdSDVvrf8rPuAU58IgzqsAIAz2D5oLnQqu4cT5LGDUPgeky0WeT4DWd9UdLHitbhnjvSF5FU6Ci"
-    "9rpQ2049rjZpOjSuYR0sRVsdErBtq8ob5e7o3Y7e7ejd/2N6V3raCsMjDHYa2HcXmpfkIJczPaxBVMu/13Tv12FJnf1z"
-    "c7d77o3ts7MbPWzNI95UtlRsKKzhLJvFrJsx7uDgWmdjhNE5u7Vuk9B3Ipm5qVj2l+YH7/OHAh6LC3Ni/7OX3//3X/8V"
-    "D/mGkX6Nx8ni/EnlGwJ3ToDlaLN+znpNWiZR08poMd88GHjqyoyNg6vh4MGAPmNyYwcFLmtc1VXx2Ypmr0rPct6t+aRI"
-    "cdy6TMW1pLN7kYvjKbl4Qr4UCFL8JRIQGoYCHpnv4xKAs7D81AUdEZxc4mmseBJt2Di3dwCv3lnpqLNNLL7+eZbpVKtb"
-    "5t2G9eMG8bMat0zc4XnK93eCasWbZI8W52tU2A5Ob/CMkXDGZ+RYAtcmQBdmB5bCL9IRueXxxnR6zuqzAc2NWx5F0pSC"
-    "m4OWj6ZLX8hBQ38s8J3qWblS467wBnaxARZWZdrvFGeP0NeGdlx3x3XvEddte47CSwwPjx48fPTNH//uWzlxAb+obW16"
-    "aM5Ubz4tcnwVQ2GAUjD22RjiFuhjG7+lB6p9jIjPt9+7IJDJz//GQ+D3B2tBjBZT+AvMCw7rPqDHyL/2lcM26lsAYxPV"
-    "GVcCknwMVKMLPFb73KWDqA5rVm3fvxqKDMwTyASevoFxS4anfYd0CocUczCbQCV42DieH2lOZZdikpmjmE39HI7UKj/q"
-    "UDmwDI+zeHg+UjIjXkYfDMg/DGc+m6Sh0xqfM0jUBxK6JkcZTFUkebBZErQVnvc0e0bN97Xyk+n5iJxKRe1IsFLhw24V"
-    "5i3BD7SgUvF8ZvraBrYfiBZVwevtHwut2P+8H9saXI8ZK6J8822XboBQ7xL5W9qSyigAD9ynw5xYEHwOgbQmiol9K5X/"
-    "8VGtcmvWNFkKOZN0+D2ogI+zqxVbxrxVyz66pY4TiSfj61QUX43j73YggaWPwQUNS2oE9rW6H3XQKa59xfooisCz9+mD"
-    "aPmnBLjcx3RCGH0QwHyNxKfPOuH3RJY1aSwJhZpE33TThhnOqA2n9t0Sz/fwNKjQMxvqyBBQaq6Ymc6oQv/5jDM5x1CB"
-    "QgEvUmwqUzz7C5qVbwhxmkGDG2WBR49OFH3OKlXhY/oqBzSAv0WAMINGUdNBPW1Sbf6D4ebmn5Rvi71naRL0n4kDcXry"
-    "jyev3u4/hm46p+8RYKP544Ogo7odVhMx1dofdsGX4mWxB3W+ff7m5ZpKxzf/BwdbE1l4nK1X0U4kuRV9r6+46dEIULo6"
-    "MDO70cJqJcIyMyQLjIDVREoiyl3l7jZU2TW2C+jAfEo+IFJe8prX/EqU78i511UNOzCz+5AHRNltX9977rnn2nmeZ1Y1"
-    "eptGlyaWC21HWaVD6U0bjbOY/kOa3iZ9pf2S4rLVY1JkdYi6orl3XTumSpe18hhr750PWGArWrgQTa0p6ps4oR8DvhYm"
-    "ULg0dU3XsAkzUYVL2NJVoP58WucjYKLy6npMM2XqMYXovKZrw2en77DQ9YxK19k4TLWmvBy+Pdxz5eXGNvnOkonYGxeU"
-    "5xfBWXHOa1WRs5p+f3p8RNpe6dq1ejLKSte0KpqpqU1cIv4T/aEzMEfvlnGBzS8n3/yaohO7vcvY1eioKhXVdkYEnELC"
-    "7sVka7KZ+3KyNcpyIP3tr/Kc3mirvWLwpkuadn6uNc28a2gBv2rsnbTLHaocWRdJVwbY5fl3WfZsOC7L/k85ybK3um7l"
-    "m5ouRAqdvzJXmkaV66ZY9aFzUYfRmNaCsfPVxNqYRqNRBEfu14xG42yqyss/h1ohNzju9pYujL1Q9PEjBs9pWiMhgZ5j"
-    "tLW5+ZyAL3CoqdW+1Db2Dlpn893TvYODbSrV7N9/H9N///bP//zrH3D22TPaczZ6VcYsy+kkJVYFKtqUmiEd7bJIiJoY"
-    "aObqSnta13XQIJ0HUnOOMS4AO6BYC4R8L8AUXt16d6HLSMaGqOo6wB+QrGnYtZnzxNl4z1b4aJC5XweU2Y/egWJMnbBd"
-    "AePk6GMXae/48HD36HuaTCY9MQtaxxFF7khGcClEZEIO0jcIu14+puyYituRuxxtU/QdRiOmIUYw+7HAciS1LHUIgu6w"
-    "dKaABtYKNTC+RfXbKu3CdIP1aq5X44WxsTeZbHJVdl5P6Hj1LeEmrq18Y8dxkhOwwYuIpMN/N+PAsJTRecPJUAPIawxp"
-    "20laV6G66SonUrUzmtVqHra/hGpf6mu3I5Y3OH+l6k5/XAPGl3oJt1gwlMdvYCHxmrAD6NOuvBB9CJxkIRLcNXaD3X3i"
-    "yICPRg0nF+AQ4Ao/icmJmjLF/bxrtPyMdCC3fawc504SJZw51TMWsY6r7ik7k5/nk75pa2UsHb87Ozg+KigoBC38x8m9"
-    "HRgUVFBpTa9B64zsmBNovLPsKZZ4o6AGY/hhZ2YuVUPIcqVnqqvjhmgr0xSSaNljznbv8w6ylpLYuEr3erWiR6m8N5BW"
-    "3hDYBy4iltIJ6vBKW2VLXUw4LVD7tqBr56EgYkRC4YQcOXQVHIodTRtBihVeiZGpuSiWQ8OyLHwNqR8UqClMnfuk8RXI"
-    "oW+A/6sNSU9tQgwPoxH6hkH9Lesmwiv4o2Bfdql2nDEbrkEqkL8EKusBSmnnSH6yx3Ya1TLRxXZjKsj+RuqIS9etWKB4"
-    "LaEOkQTAzZ0yeZ3njbrJe/IcFds9Zqh/W3JjKR563g3K+gRlehMn+6/BGDebBc32UBdzRMlqnlSyQ79ODSOnQ2WXyBtL"
-    "I8B1SNCTZZjnU4XBUEfCgB8EPEiQuVeaHliMR5hApxlJ+bMk9WpzX38SRcI2icOKR6IqWpWLcUKIlbwwnE7cZQALsny1"
-    "SmIQSjCKiMJd5w+WFBspi0GXHlB8UiWWiUeqbbXykr0EH+L/Nm3YPto93P+uSK1qn4lUgvQhy+7kg+56eWStxaDRSsrl"
-    "LrvD5WD1h9Wb+PVuJdw8s4VxAVnR3qq6wGDXUgfetRBGBDNoMCTSVCyn/V2CJaV1Pg50wn1jPhGDL9hgxyov1pDtSlRV"
-    "mNaL1FgGffTMBAhmAASYfVgUXl+IF8nwSzbcmMDaxabPFnLvQ5zMbZBY9500yAUnSh3Lzle881FFJgvDWY+qmT0EM2QX"
-    "lMmHuIP0aSnOP/0lGf76mwc+nVe61bbStlymyFvwHDD8JKR0TO/iqscny7yOG2Ky/duv2Pa0C2LtDOqm5qy7TFdoHsOY"
-    "Fm69kPiiaTR482lcHkG03CDzvF8hbL9G0kpWQT5+sJNO5PI657wnkHbRWzUb4MLg+uQ2qYY6pLRwRypDqqXvBwa/yUGL"
-    "5WD+azaf1p+rGRh3Dl0Z/O15xf6O+41K2FWZClXK5TUGyWJCk91IlkgsbUuukjryJQyDBYudCHXldMJ7xlcr+PmhQ2Ui"
-    "reMHu2Qlbv11JUuneBR4E6O2OwgWJQj84a00bslDH9TLzVX9+K6NCbKD+yGt70Vf53v0Gzo9eHNwdLaxAyDPpRlwFKyF"
-    "gYPu7b0SlmN7Y6zqzZ2tRrQOI2f7J4dfspKus0mRsqcvFvIQorP9P57R0Y+Hv9s/gdTvlwvXt9HQtVzbOI8Xil5Lj8aP"
-    "XI14iezfqAZ39CcVOhlHX60dajbP8SQxjjYnXxVPO8PPMSwLC9Wmaxmc+Z7nFMncuM8oHjVy7Ta6RglJ35Lln7k8MT3o"
-    "7fF7WHvNn31TvFbLQS9YLT5381o9C7H9Pf6lmwTP7vDWkBSB1vN8qeXl2aauOFBr4+dQuj+BxMZnwHn0JiVuBadoYXBs"
-    "TyZqDZqmvsGdSq6cXwyLn7N0+nb/h9ew8Y4HAXKSpFSaokoH/rIQxBp6Vw0ckEXzV7jbgJNfDKh/RScvzjkkuHLST/bH"
-    "84VLGkerjJdSxUWCcwYHcRuSh6n8Lp0Zz6nh51/m9+DCyvVK6xb/rMtLVztfZNlxuhQnwesF9WmLn1zU+bH1pReEXDon"
-    "2f8AJBHhhQ=="
+    "Y29tcGxldGlvbjo4ODI6MjE2NixpbnB1dHM6MTE2MTo1MTgyLGxsbXM6MjEzMzo4Nzc1LG1jcF90b29sczoxNzcwOjg1"
+    "NjUsc2NoZW1hOjUzNDU6Mjk5OTIsc2tpbGw6MjAyNzo0Mzg4CnicfVVNj9s2EP0rAwEFEkDe7vaYnoq0RdtDd5E9+GD4"
+    "QEsjizBFKiQVRy363/s4lCx57QRYLGXOmzec73+Lo3dDH4oPu11RlPgXx55DURa/Va0j/sJ+pDD0vfORa0pCOqjqVFLl"
+    "LIS4fCj25a6ovTpD61ccpCi0queSjvoLWzqMpGOgRrOpAzlPKtBfr89/Z8VGaQPF33GQthRbprMaaXQDcCdqnM+4EJ1n"
+    "AF+jq07kevYqamcDpPuVHB6Elk0D5LNlkm9yjfAKJLOddZ/ItjgW0c/JYnqoD5HebTYjBwon3QeBfB44JIvvM0OvqxMY"
+    "XnBQcB3HVtsjNd514j/MZpyHlhPop/w1iz/gozHqSL3SviRl8cwm+QsC4yzCN8nPOrZk3UV85TFN3sLvyg02ws7HdJLh"
+    "GNmHFFNWFQhUN/luVZ/iaJj7MnlmYTuc2cOGOCH8+xJ8XadsnWtjKovdvnyErV2x2Uj8QVhYPBaEv+C1TsWSnh4ff0gh"
+    "11HsJWzyA5DNxrr8vS/tYExSOjhnGM6Llxn54wV3IehVbJOtRptka76u1bh6wXzbIR2IxK1A3bvU9TfAncTzHn3NU+mG"
+    "FO9g3DnBZnnljPNT7mvIj57Z4jyYgdc4g+4ygnuC9Ke1qFPjgW9Na4mhjtytZJ+4ZxWpA15Q+bpRJrBke/Vzv3TqKpHS"
+    "rA+pPlas2xacGn+BKmUM2pzeef48aPj0fn5m1lQWo8I/qPjw9U603mLuJewK0+ivEjYpgjuSuXS2LXoOVYtHhqhGadKp"
+    "vRfOynmLLljZ/BOjaLq9wX4/b1nTTANp0XNeH7X9jvMT4NueG3WQSpilL17bNG4PHFCd60YKSMY6TX+4M3UD2js6ElkG"
+    "A71fhmvO9V7S3ekQ0OPJrSGMOCqvQouzTzbBvKqUPGDyqIT601QvmEEVX7pZfsw5WSyvhhNNg2l5xvT66Ae+GWUk42ld"
+    "noxVU4er4F1byaN4UQnyuLwQEqpTWvKIvZVYtq1GwC5isaH/kajWI9pAV1NgD/q49PT9WYCYuau5JPcXmptgXrbBysE3"
+    "HNtUxvNSwrrAGMYeSotlMvqa3WvRlu4s3zVG+SUHz9aMog4V7AEvw0kMIV1zjWfoi0FkSKovXEb1VUKXndXg97RsVnTY"
+    "LG+yf8d7+Oadi9gjhcTov/8By3iw4Hic1Vhtb9s2EP7c/gpC6IB0tWw5wAbMX4Ji6LABwxp0BfrB9lZaOllsKVIlqTle"
+    "5//eO8pJZImxtWAGuiCAZYr38F6fO/qp21Zgn8w/R89sWkDJo1lUOFfZ2WTywWoVN6tjbdaTzPDcTS6TyySeXk7220cR"
+    "IaCUXn2A1OH3yugKjBNgo9nnyMGN85/NLuuMUGvclYFNjaic0AqXX7JF9KnWDrJFxEiEbYQrGGeLBVvx9KOV3BbRbhSp"
+    "ulyBaQEK5WCNKz1ExW5foZjhuNyS2sP01cil5m7EpknyDdM5E27sN+W8lmjGdPwdguWSr1tYK60lcBUA279pbIljkpvE"
+    "sdL+6QA459ICQlfcFQSda1NyXG8WRgHv7QWjMZmX8e2BVMYdHJXCIH4fJ1P8J/FSl6B8lLjavs6j2byDFTtR9gF3o5Y/"
+    "pYx2y9YRtILQ/CHYRyOK7GFd61pkj1Oz1HUX9TBVCAWD4cBQbP+Yv4iXVxfzJP5h+WKxGF/5p2//wcdm7fnFHF4t/a79"
+    "wtWzvmZtTaJkPE2aaGRAmgCejIpEObdUVlbqTbQ8FlS/EQFSLbUvkW4+VkaU3GyZ30D5d3uEAXLb2gBQGq9kDf4k4SQd"
+    "9aPHO3YyyePBEv4C2VJ9Orpswfzq345ChXtbXmQ9364gGIj7ch6QJA5KAqFPG2CL3Z0a3Bgsnm7tvoEKuGM+Re+w58sd"
+    "UQl8qgUZjH7z5HZHSqgHzzJBEFxet1hwX93z5fIpcujmjGxrC1413ntYka6tbwtgXm7cg1O8hD55U72otGhy7D5M/+LI"
+    "dwUYQHb3xzJhWSWUgqyvwJ4+hiNjkmsMMtOKObSrklwF7LoJp8Q2tNwJ+U1E+1ppfU3n9QJDbULckEivT3QR0cYW3MvG"
+    "s328btL7QjcKjD1I9P+nrw6KsU1h9+l1VjILulcbsRbq0Un+9bg3YJvkq4aqO37oHOEJoHXC755fAgG0KZdtqnhgwPpZ"
+    "b1hZpwVzmnmR/oSVdHVoOG0IueZcyDOSa4ENuNWXS2Ft0whXtaUWkhoaUkmKwhBs1V1foBtI6Z7fi6bXn7TYQmrAxZbX"
+    "KZzP8t0QTZxGSt+I6ox60KCXQoBSe5P0cI1tATJHEsHx74yKUx3Z0EBy31KPziO/kTxli1cUX5dC/dJATUM1a4dlT8sD"
+    "ilfnnEsg1SqzYYLYRy5pSn+g1pVIP551kEKnnL63NrMTbSUOJMUOGIIL34LwAnuaDt4VAnmxwWjP1h6E0MXfgVksRCor"
+    "cTidl5AJVMi31f0t5/gMjsv6gRtW8D56eiLvUTq5bHiKGsDPry7e/42b+nMxTQveXqx2Kvvc6DLq33GwL0rZtKQTv0S8"
+    "VnLrUREJBxKDQi04Z2poj1wnwK4lJiTz84MNwByj6MMbVmMiZzmas3dq4BcRpf9MOcZwIOs/Mst8kjyZk2f9gq5dVfuG"
+    "cDxtDAxMGtyIoVUp3XrS2jGu7AYM81zNLt57HzSHztibVz+9f+5/19F5biFcsNgAREk0k7QplCY7UYoTItN2vSf013Ud"
+    "2TXAcV8A26vZf3ic1Vptj9s2Ev4rhHCH7F5tnzfAFThv0SDopWgPRRMkBfJh7atoibJZU6RCUut19/zfOzOUbNmS3xab"
+    "XC8IEJvmDIczzzwzJPMYeWOUi0Z3j5HmuYhG0VyoIupFqXCJlYWXRsPgv0xS5kJ7jt8ZyvSYNp4lXCk+VWLA3vBkzmLS"
+    "djcZoK6YScf8XDBX8ET0nSi45V6kLDF5znXKCu7nzGQwByYW1swszwfsR31vFoJxWoVxx+Ji5eew6kL6ZC70oFixb1D/"
+    "t6zf/83BDy++ueeqFN++iNlSgsq4+h6Dkn9/ePszM9PfROJZzkGB1DNYkHtS/wK0S12U/gNoznl8y6RnXLulsI4ZLYK4"
+    "0PdCmULACHM+NaXvsfhxHJnFOBoxb0vRY+Mo5Z7j98FgsI57bDk3TrAYR+OwsoDFQHa7GrvizApXKh8sAi+gT7muDYaB"
+    "EIYpeA09AYsGgc1C6GAL3gJ3wuxqOemdUNn1gL1mGZeqpAlhU1u7M64cGS6sNRZH4KeF1Ok4wtFcOMdnInwBr8GS63Xl"
+    "YA526v7vwhomHsBjiUnFLYvHkQOAlA51jSOeIFZ+teJTKa0ArTEGHpwQYqTFg7+bgKMQITUilNQwwRtmS81wxqAr+q5y"
+    "X+0bx8S9sKtaSw/3z2hXjhyzsdGhR5QBBAR3oMuS0rOrXHg+gEDqBAF627VoiBx7/+b7GIA7g0WnPFmQ9VmpFPNg7XWn"
+    "uf3+FMMf46YcQEGvKG3cKKDrJ9ozxkVWrq/2Eb4QPMH3cYU+qXuEzA0o0WdMQPYNIGsbYI5Gj5FfFZjSAU7wMyRZIayX"
+    "AjL+cb3uRU08niGw7m1oAme6Fk+8SeamioYri8JYzHecSt7qQRTAbBy81NgI/duY5byFTG6t/xo89qk0HvFGIakBOx6T"
+    "BU5xN49g47rMp8I2FALCxQxGWho1q38CMYsE2JCq1LTNyJThQBM3w+FfkeKkH9CkjEPyRqObwT9AWab4rKFrCoQkuO5Q"
+    "Vv0S9tLvo9zf+31t6NOOYkpqUI3UiqozY4F7QAkN9Dq8VwlGA9xeylc7UkAn4qjUy+HLr/vDG/iL4rnBGoEaAORvM6oq"
+    "O7r6XuZthYiqjT+VitaTxhI4Aqr5IbVP1ijTw7aWpUyfZmZuyn2tu1BBLRAMLyzG9j93X/Unr67uhv1/Tr4ajwev6NPf"
+    "/gsfw9j11Z14M6FZ1cCrv7Qta1oSDQc3wxCNVKAlAlYGQ6KMO0wrp8wymhwLKk0EBYlRhlJkH4+FlTknwoUJiL96CeB5"
+    "+DazQiCMp1CEaSXpFS71Hek7tjLKw8IKGEQ1TL/pvWyo+Yl+7XUlbp1euHu+morOQGzT+QyQeJGjEvzXdbDFemMGtxaS"
+    "Zz9334tCQGUniG50302QeuvCiH4jctuQEtjB01SiCq7eNViwzu591j4ye9+gj9hoxETecd0UDM4k22O0eZgbDxPd2Tx1"
+    "LjPtUNBZxFPxyik22ZLFKYpoMMCzZ/k2pVs/fJlUfWpqPjEdq/xzlyTg8cyqQVpBslfDLaXUrbBDoKhDvglo5fza1bUn"
+    "6p3VpjacAbkP/c/WG1VjgxjR0OfTUYq2ZAVP32q1+kEicOg8gXGED9BC34swXGUzWJUX0N9ov53dbMtSy5ft0xsMQg/k"
+    "5ryAjn8GOjWbrqhNzqRQKZx1LJ4vsB+9uDEjrRey0C94KkS5NvWEfXRAnGvoLe0uhC4iPjonhWWx8S+k1qEP3TWg6jTO"
+    "1wxJZiAW2J/jaaBQXHfs66EbvKuu4T0MP0Q4r4Gsd7heF7Ay+YAibabd0wh7bKh7HTzb1teRkImxGkrGTkr+f/pqlzYa"
+    "FLqF12cm0w73GitnUj8Z5H8e93bsTfFpKB17fthbggigscIH4peOADo4RTep4sBZ7AezZHmZzPFagUTah7Hhvg2B056p"
+    "DwuEflkR2Eb3rCoQDGqUAbz2aXniexiEwyxBY8lXbGVKYP0FywKYL2L9ORwiGmeLXDoXmvlp6bCWJhYP2iiFBnYeN/aD"
+    "BPEhs/eDMQ/nlctCcdz6cIl2GovVvMnnrdnOGyhNS1mIll8+wmC4Q8U5txgurNnWeXbV76+EY24hi3DN+qmE9UHs+uJg"
+    "AgAS0VE2WhcL6+fJiK6TwPPkRwjEyfQIHndzoTIg89De7Tr+OxxlSmAL7zBp8IaNofjF3kWhzh5229scPUP+jPKYHbWl"
+    "udQ/BlU3XeTpPl+2nCj5B5juaIP+JVOskMmi5d53MMgctP6e3gYya3JqEwEbT+iFQer0LWVof3EqljE0bYdLuaQugoOx"
+    "J4nz41wCLoOO5k0KKUHt8veOdrqLfqdy9y4mF6kEg6gzqk60x29cYNgcuE87cKo/df/Sqsrosv9hVX4ODALevemA4fsw"
+    "XkNvBB/wjMoKLm2P3oSyDCs1gFMZDce46ne6E9Zm8/MXwezzhLp9PKsqHbghPBVhMkb7qOhhe6ZUaEBO3J1j7MIbjTXA"
+    "59Ysm+ooQo3O/4SydwqSilEb6zrUHKui3ZGmh6Pg1I47fG1+TaDonFuY/1SZcmH/up8qwbAOz/G049kNH1ggQao3PXpK"
+    "XXJ62cMswcc6BkOc4eXeiEStyABuOqGLAKnHGgeD/At8orMLUERvqprtvg0OQPTiFAOZ8xJsaxenh8lqS1TV2VVMOw6+"
+    "GdFL5DW92kDqO9FN0NAqyBzLyrABmSEexmQuT4jcNPl9iH/atfsJIHuCq47tke4k9SxcI594y/uliRoIdBDsYZSTObc8"
+    "8XQbji3LwQvw6ocLXxX2rQjbCf/5QdBLN+H0lqEM45knIAsgGweH1S6/b1yy2X9vc9mJ/3yGhgqWLIT+aKxKd/rqyfoP"
+    "yT7M13ic1Vnrb9s2EP9XCGHD0lX2nAIbsPRDUWwttmFog7ZAPiReQ0uUxUUiVZKq43X+33dHSjb18EOus3VFgVgk73iP"
+    "3z1IfgqMlJkOLq4/BYLmLLgIzLJgOggDw02G3y+iVBL2kakl0WVRSGVYTHARmdHoLiSRFDAJg2MgipmOFC8Ml2IoKRdF"
+    "ad5GKctpcPHJigEs5OxPFhmYLpQsYC0H2XCW3RtvlTaKi3ln/+fkJvhQStjgJiBIQhbcpISSmxsrgc6oToNVGIgynzHl"
+    "MeTCsDmMdDgKUk8BmaIw7FFVbLpiJJmkJiTnk8nXRCaEG2erhJYZqHE+/h6YJRmde7xm4BdGRQ+zasbpMhoh3XejkZD2"
+    "V4NxQjPNgHVBTYqsE6lyCuNuIOyxXkUYjFG9mC4bVDE1bCfVk8mTH0aTc/iP5LnMmbBeomL5OrEYa/AaGZ53Ga5Cz55Z"
+    "Fqym3hY4AqzpNrZHc+TxdlnLksfHiZnLss21CRXkAs4wTKFv/7h+PJo+O7uejH6cPr65GT+zv779G366sUdn1+zF1K6q"
+    "Bp591ZXMlySYjM8nzhsxQ0kY7AyCBAnVGFY6k4tgusupdiEwiGQmbYi08VgonlMIcbsA8VdvoRiaba4YQxjPspLZnaq8"
+    "8pPlt2tnpIeNM8ggmSf6efjEY/O7nQ37ArcOL9SeLmes1xGbcD4AJIblyAT/6p5ssVqLQZWC4GnH7htWMGqIheia9/V0"
+    "hamEfSg5Kgx2s8ltnZRADhrHHFnQ7NLLgnV0y9I0MueO1W2BrlIQ59Zm/FtChV4wpccHJttdaXN7btye6A7OU4dmpkYK"
+    "OijxVHllXzbZJIt9KcLLACeP8k1Idyb+nVA9NjSPDMcq/vSQANwdWTVIK0iGNdxiG7oVdiwoapevHVoZvzZ1bYlas1pU"
+    "zxgQ+9D/bKxRNTaIESGkQUGEVUkxGr8W2fIXjsAxqnRRCz8iwz8yN1xFM0iVF9DfCLNZvULTVb1crOjCa+V+hk/ofnRK"
+    "CxaSOXATZLaEdkSThLMs1kQqQjX57e3rV91ubij1oIbOch2Yvd6lzEnTTVlO/57QoAJ6UtWE3qCEyRSrjUC4JgUXwvWv"
+    "TQGqDuVwzhCcEnxIpCAG9CoyKnr0uu8H/bJvuIX9+wDXeYi8xP36AJnweyTpZugWR9DRY/fcWbbLryeQI6kElJpGKP8/"
+    "bdVMN17q3cDrgZNwj3ml4nMujgb5l2PeHt0yOnMlp2WH1hY2AXg7vLX5pceBOqKZnyq2nOF+kQuSl1FKjCSWpHuIm7Rl"
+    "cDntRP2bKwTDisfGuwdVDyeQVz4SyjOvfLyETzj+WlAs6JIsZQn5/o4kDsZNg+1ZPKg4pHBG8Y4uOdfanRVmpcZSHSk8"
+    "xyMV6tF7mmn7EtxotWv7LHXHoWEe2y29YtoiZB9kq3XTh20JNIsUMyNNy4h5vn1OUh5DjwNZKc+piC+IKoUOyaw0WOZA"
+    "HJJx3XvLM4h0iN9XD+WHdvu4aQ92do+HOmhg2HU8ZKRi7xe88P1zBZ82luzsUwwlbLuUNuRsNFoyTfQdL7Rd8qGEnUG0"
+    "R11fHc1mULxCjEesp4HoXE0N9nD/6r6z5GkypYu1vYnSuUynLEveR9UBYVO34ZtkDI9/GjMio1BGkLDrnt1rB/kAiXrP"
+    "SlvA3hblFdJjmqz1ybn41bE67yu2+uHS5p4WcUtlPEkof2autbAoeHTn4eESPomGw6VJwQ8kUTK3BwrAThcQexYPPGIB"
+    "1f5Lc3eqwqXYHaEGjdpLuW1OKei0t9BepRzg63j4F3uWCXLnf/Wc0vrK9Yw3rwZzFnMQyDbc1QXL7gtAGJZbrne3XDLt"
+    "uw7sNHtosv+w2TsFVCEsjGyg9Y0bqUF3AT/wsoQUlKuQUEFkkmBPB7DMpGBhPW8fJ4RcT3ehfUrODx4Hp4FP9yahKsVg"
+    "BmieIN9igAdtpIV4ksgy1wTveR5CPFiuwAlKiZILn531undI3cPsMoNAJfbEpXvY7Crz/Z5OQJ3KqD3PVEK+j6DeHdo5"
+    "fFHR95k9nxOsEXc0tm+UzploN/uAKRMMDXdVD1PUwOFKk6g0fQE2kAWGWEHnjMAQJXj5fWFJFUsAqyKyF15c3AgcdPTf"
+    "aJJTdQeMoPHHhgUqFR2DdiKi2PED6eD4BJrDonMjF0Xxa5VsN0LObq3GzrAX5M2Ll7eP7Ksm5A3N+isGtDg8xzo38fA2"
+    "wUsHnvM9JOd+wZngv27PcQRCjzDVLh3tnb2Yu2eWPW/d73zUgKMdYYhejlKqaGTsaxG2WlsfiKqJga9ubSmcOghcRB4y"
+    "tTh9SpCG0MRYIDPIVBrioM/ua5Os9Q/XjwH45wEaQdiyYOJKqixunBqmq38Aq+OAFXic7V1bbxtJdv4rBWIHI+02KUq2"
+    "ZzO044Hi8WSUtT2GZcBZWIxU7C6SbTW7e7q6JXM9AvaP7GuAAHnJa17zT4IgvyPnUn0vki1qxpAR7ixmxL5UnTp16jvf"
+    "OXXpTz038HWs3N6oNxw86Dm9UC4U/Lj0U3euQrhwpRLtRyFcOxocDob9xB0cwuVJlsyUOk/Uz5mfKH0eL9M5PfX07x8M"
+    "voUHPKXdxI9TfvdPXN5IKChvKdJlrBwhRah0qjwxS6IsdoSn3EAm8FslSZRoeCD0xDzSqR8okaqP6eAsPAt/VEFMv8Qi"
+    "06nQWXLlXylx1vOibAIP/pxFqdJnPUd8rf1wVlz52oFn8J8UxKo8h/84Z+FEupdnZzqQeq6g6k+fxAc//CDFzQ38+EpM"
+    "gsi91OIr+HU4HH4lAj9ViQxErBJXhakRNozC/vHps5OTkXDl9L/+zRH/+7f/+J///PcBKCTK0jhLe6NPvTRdgkqwCXA5"
+    "9mPl5T9vnN4siCYyOJfJTPdG7z/lHdLvf9AR9geqDn5raEU4g9+mB6CIqQy0aipehvpaJeLaT+ciCpX4p9OfXgkVXqkg"
+    "ihVcEToFvaWP+QkprmSQKbEXJaIvpvBvuO2H+45I50r4ITRASA2PUTHR5INyU3GpltBnk6WIZQLCgl4ECX3jVKQ3rXd6"
+    "eh4lKV6KLI1RYbaAVvfytqJOxhvbyGWjuAuZOgJfFiA62ciep6YyC9IR/dy3CdWfgn2VwsQynW/W63UCBkBaMRqeqwRM"
+    "OoxSkUZGqSO6P1mCmYloCg8KfyFnaPiZ50coolpMlOeB9mAIRRlYktiTYFo6/VrD2ADxocs0Fvj6+O2P/SNHDAYDR/ip"
+    "5sYVNUEHKRCS6jOGVGmmpybZrGzgJIoCJcPNbYSuuhZpIl2Fg4Pa4IfQvSHYPQ/Rej2pv1ARdbKpCXpzopLNFbkydFVA"
+    "0rvRYoEjSU7RjtK5rwX8Xgqt3Cj0NOrnwtRzwUI0+nQhP5bGZuRAqWedBAEzqvQp6LeUwJ2DebsglebRMM2CgLtByyvo"
+    "QhwtF8YU3zz/4ULsDUdgD9CdCx/GF3Q8wISYKa4hhU6ATjbWyQ81WqJjPwj6np/c2jbRFhsyov0JbJ5pGrSKxG5UCSC9"
+    "kFuYSgwDmBtmHIrwIjdbQJMJSxB5TM9+rffBigD2pYdCJVkY4tiviTH1VeDdHusIwrgJjsgbg8Os3w+ChR4JljIKgyWJ"
+    "CngF+ki5j70oRVdEGq4Joz7GgfS3gF6ujTsDxn5E16HPGWJdKF9Mk2ixURsTCb7ztjYAJRmzlUEATSfAfuEjnHzyPSfv"
+    "DYdB/YYl+eHkxXPqrxz1sd8KZxH4+Eu6c7GXWzBCkQqmpNKG9X6IJnqLEUh9aNo8EghA1IoEFNSnjqP2oKKw56IQITMf"
+    "RA/3O0kmdR9aDxQA+nsLU69LyH6AtJK7WuA5UDuOMJR62U2mIIiuAajBtjI3BT5zZ8FQQ5Xy8g5HbxJ1E4maszXjwBp+"
+    "zkAAuCpeHb98Xod3Df5kL1GxkqkE1rb/2AyUMJpEHvZyKCYKH1NgoxeAu1BMzja9CyIYmtUONloXfKl0lWcst1ClacOS"
+    "nW9FcBi+zGDh1gGAe97CEQ2VdC5TbtrUT4CbQh9oIlYR8aZL0J/YC5VCj99qLtdpTLjoLepUcH1QIJAbVMJkGUutkSA2"
+    "Ogwx7m7QnVeKFC8UL5+9JhvRB8hIcBz6U2htJ+NZuPE2hEMlV6olSiGHiED1hE3dLJha1iflbUN/zHiCpuSew/g39Gpc"
+    "apZQn3SSJg+k7tJDpgyKNdRHv1tfgN0FwdbVgiEcI3URp1iM2Dv908mLF4OFt79ZCGDuufOsOFLxhD3hU4w+ZIEIWi61"
+    "GRTIb5tOcm8ayJmDzsgxundEvIyTiEIQcFnGCbBY1zgQQbIJwMtjkYWeQhJAgQHKqrHYxIfmgvsTELLIAZR0pULkoWVw"
+    "y5QNIzYgled5/PZwCP8DbcLgdqVR1XFYoYw4lklje2C5To7IDoUkFQhEd+oYcpZL57D3wMegpX4ShUShGO3ycvdFEIUz"
+    "gli4ROJUyCnSCA9AFZlyCVplAxyuraTJ4pUjhsReIXpV++i3XIxdsBLBoA+MFyFAk24XMia1oZAL3/MCCloS4OeJB7Gg"
+    "wrvwKESFGlCdlGt0pTxTDOE2k1FwBfDulMPnOn3GCvKxn9+62AeGNgNlYERSp7gYY2vAqNT/S94tLyMPwgowlzSBItLo"
+    "UoUkOplH0U3opcEZPfnFX5zrFDjhL08d8f7k1enbsSOePDn98+nTpxR5gW0hZKsMYiJoiPIowPMTMQHdXypo2AS0AKYV"
+    "RNEluHT/UtWiBh0VARooFu0dq0b3R633MeZDhJMsKjYoA9EzzJFAa97iexOVXiswkSfFnXPUj+ncp1TQk4MVN5HmomlI"
+    "1inWzqNLChN+kgdDQTCO5SJGItM4JhGK8W2T6SBJpxHyFmKwxDMi1q/PnaHcROH46R0L/rvJgU1zY2ABCb2IVI+FHYkn"
+    "/M4IucNTLI95cMGIxXukq2PTfZv4LVkaDVG9gtU67GvRdn16z+Q7wKxByL06bxyhNqAzl+DpQ1/PwdJRjvMGRYVCMCkS"
+    "BGCGe8yJxSt4VtIzrG2wkBAtWoPlQCQCg45og4Txh6kCEwezoGhhMFK5O6BF5ld5mx/3Ke9Rcj/KIpBoxqe16CbIRFB+"
+    "ePSIIQh7Yir9QHkDzErl/riakkJ/oluZvufuPDIcSWdxDCQMhj0+SkOWwBtuplguuIfpFOAbTaTQHlx1ZQLhB4wfypNx"
+    "Eg8uN1NiJoG2mp5C41pO7Vic9Sjz5531eCSaxNfZGQlICcCq/yxyGGsiGWtFocgfrXljYgzdUiTk0Hqjw8GjdiumQYS5"
+    "LspFYl4mHTRCaHCXHX2+qcbKAY6FeTW3HCz3oN8PI/qrUakJTTcGqqbGXuN1T1a4OkCNWv/20fDom/7wEP7f4J4ROs16"
+    "SZgyapdWj3cqr3R4HNhDtZIs871NFSyirCaXcv2FDNY3cjg4HDab56m1Zt8qYyp1Wkmump8aIKA3rhXtRkHUMeLLy04o"
+    "hs6L5l+zRNHUwQQwvlFDAMgQrB9MLfMvij90jsaNXN9yojqUVu+4VC1a77wfV0NGf61A78fNUfKG4liBOW+4xynZc5NL"
+    "A/b4u/zP3jxNYz06OECuZ/JTgyiZHXgJAPcBGPSwf3h0UGThALd/mhLkGWk5446zBgn4riT1FdHT6BL/DcgKHUtgBIiN"
+    "rhqvSs/zUUwZvK68Yx3s79AdXRCsX+TOctCqjGB39KlhJFCjgbLyVol/PUa98pZ5Fu4QUJU3cqSCO4QfcIfz+iWgtCpG"
+    "3Kg+Z6Cj9ZwBhuajfTPaW8/L+rOrHmMkqD5pwKBdICMAPApNwUQ63P2X93/oj7/bez/sfzv+w9nZ4Dv66/e/wJ98bX/v"
+    "vXo+pqfMhe9+Z28d4IKtX3hUw50mtEOAt5Dgp+mBwYZhDDX6aYAlP7OiBFTEgxsqqozX8rUX9qGPktMwRlsNl3V7r3rQ"
+    "wnIgmL0Zo95hIJNFFn+0izZXZJKAjdzcVIf1+5xAlC7YuGbjO425sVcqnAq5iRz8C0g3oJwDaA5zOUCxhBVlAGIg1jiN"
+    "gY3KUDxuWzfC+rjjJjmtxq+ACEPgrAaChM9yo6GtvITxTfMOwI/Bm3Glo7pglUFnqFKmmbYKR3M8m9t36a9oHETOGuI8"
+    "6z1g23Yog7gjWWJgZkcmD/rIDyxab2qGpCplGN//bmR1j2mAmTk+uNXIv+bB2DlHCJQx0dgK/n1OUcg5hDHYMDNjmP+Z"
+    "ZDHn3Re+1kwvzF/nHrjREEaWSzRQJQsIAkyOvphZzFiRmFmSGIsRbHBgUAQkcwXhDfwX1zOUhHs4eEQdYJI7FN1ili9K"
+    "LnUsKe9DhZ+bkjV3IK1boABGCypYPBCmUEFFYrviX8ffr+97u+PdNsBZ7a7XRjKrPHmnCKUe1Kx2/reOQpphTGf20IxG"
+    "unGJlVFIhWKUvqwT2Wj6t0oVeKVgI5Zity6xIC6WQldQmA5iFhyn5c0L0vcb8J+xJWgqKJE18lnXqfTgZ6NOzXhqWypV"
+    "HV5b0iqLkWC4dAuStTo2qoVQ67kYyLEmbrmpxHOApNetOr+Hi5jTnEtcZjbzrwDBJ0tK7dHSAo05cMlJw3oaKgQvB8Ni"
+    "EQOAErHrmIvq96kyC4avzxK9xdkIfBPFmPuehy6cI7hm2QP6eevp2HdmKgTT+piI9AY478qv7PcKd3ipqH3ViswdJKRX"
+    "EkZBDzOxPYtgMnQhch7IdPCxU2hvqbJeRKvmf15f7fLu1S5t1f55TbVT/2Pn5QPrMmzv5iqdc86W5wTwF5nDanm5bots"
+    "bpSEELQ3zZCyGxvs5AQGh3l9ReVl4S1F4UCyy9MxobQePm2SGty1yomVWqSJEn/mh9sbaeX9bhZqXtjaPCvvd7PNQE6q"
+    "jqFLAi/HrbqOX+PcL67qVBrg0JA3i4R5hS3xXhz/w/MXzcVlsrrOslPme9gU7EdcEZS5c1r7iAVy6vsLSbuxC9jF/LuY"
+    "/z514xcT898mdP98cTkj6O1S7TXeVy+O8dLS1+z864T+Vtl9WojK1SIdjP0w5GnYugAm0OxeMoRDES+s5WW1gQwt7fpo"
+    "Dx6WtssNK0WPu6zGUa+xPlv2lJmRZQA3SpRptbhj1my7PEvWOWdB1ZDoy9RVPTdeCXZL8/qNZwws6mXKs7WR3x/1WtrG"
+    "ZGkjWhMAVGo4tUaW6EGJUG1MxdkpU51mNWVgTOsehqMTaFX8A1zMV4pdy6VYRhmugsW1Znde/DGPrtfyXGZauXmWfsc4"
+    "LTfBLKjDaxzbIQaqDLRFrbp/3NLCd3b8cccfd/zxy+SPCGWVJPVmrFo/AVTDrkZ3zTnx3RHUeQFmX8vMbWcIjgWnK/OV"
+    "lrTjRDtikhULSHGxb3Od35rk6iTChdpeCfb3DnibA64cR00utUPkHSLvEHmrWfwa6lQm7GcZ6N+0voIb4/q8yT0F+Zvu"
+    "oJviiu5r35KUfQcXef8KPvO4utNsj7a9CX3px7q29W7/15rfAtLudt2VWJuKv3cobu8IG0LsErU7WL9P3ViF9RV7Qnvl"
+    "DtgvDvgR1eAZg33cjIoDKFGsvk96qwVdJcwKU9Fn4/uMpG3bbSHnbZ2GnuPmS9csSa37jmd4VQQqpT2Cfsh78PD1rqmY"
+    "Fj0vt8jg9sRmNqYx52xb/PCKtjVCrMIi3z9PsSHBu2I2bxcL7JzGPerGLyYWuJfE3YBb9+B/A8ihbsITLurQlvnXt0nQ"
+    "VGA/lHGr7tNAqZhOKyr2p4cR7TH91Va98bFMpRY7rOoYDob3D+prkzU7zN5h9g6z70jjCZZ6eKJkbGfxuJZ/zgd9FX/e"
+    "5xxOLwe7KlwUM64VcLstb49997KF3a/hYuVMgPyYBlTqnSdP867ZNH1qW7OCb9aX9Zn+bhZW7KbVa71Bb8GHqxXTH/wT"
+    "t6q052XfzX2IWrjGuhD+X265KXqhPD9btNSOsycTv3ECm1vfuN1p13J9z3GYVvb82zfG3z+fuFvDuPOYO4/5+Tym8QMy"
+    "Js/mlLCmFxJo6dabF0svI7hswSULU+5nXCmJ3qPV1escjVHO6NMqB7G+qKrDaDkdLB0VvFGg3ClY/AdlYrPacFyxHYt8"
+    "wMi62W7FwQbNJWTNzVmNccAqu230mCj4r4V/vOHrOecYwR+411LE0k8cOs90OqUjl4uTivg+7dAMo+J25+n/34ytWHYn"
+    "nP74/MUP5+39TF38tH1drZmWA4XhCWCa+Jqt5u9P3rQ2buBhTD3LzFrBoE7XUg1b63/Kz7gFOfCIM6rACAM9g+aC50Kr"
+    "uHE+Sxg1D4HpMtFnk+A1nfVHSx4rW4Z470heRVOgova6UNtOPa42aTo0rmEdLEVbHRKwbavKG+Xu6N2O3u3o3f9jeld6"
+    "2grDIwx2Gth3F5qX5CCXMz2sQVTLv9d079dhSZ39c3O3e+6N7bOzGz1szSPeVLZUbCis4SybxaybMe7g4FpnY4TRObu1"
+    "bpPQdyKZualY9pfmB+/zhwIeiwtzYv+zl9//91//FQ/5hpF+jcfJ4vxJ5RsCd06A5Wizfs56TVomUdPKaDHfPBh46sqM"
+    "jYOr4eDBgD5jcmMHBS5rXNVV8dmKZq9Kz3LerfmkSHHcukzFtaSze5GL4ym5eEK+FAhS/CUSEBqGAh6Z7+MSgLOw/NQF"
+    "HRGcXOJprHgSbdg4t3cAr95Z6aizTSy+/nmW6VSrW+bdhvXjBvGzGrdM3OF5yvd3gmrFm2SPFudrVNgOTm/wjJFwxmfk"
+    "WALXJkAXZgeWwi/SEbnl8cZ0es7qswHNjVseRdKUgpuDlo+mS1/IQUN/LPCd6lm5UuOu8AZ2sQEWVmXa7xRnj9DXhnZc"
+    "d8d17xHXbXuOwksMD48ePHz0zR//7ls5cQG/qG1temjOVG8+LXJ8FUNhgFIw9tkY4hboYxu/pQeqfYyIz7ffuyCQyc//"
+    "xkPg9wdrQYwWU/gLzAsO6z6gx8i/9pXDNupbAGMT1RlXApJ8DFSjCzxW+9ylg6gOa1Zt378aigzME8gEnr6BcUuGp32H"
+    "dAqHFHMwm0AleNg4nh9pTmWXYpKZo5hN/RyO1Co/6lA5sAyPs3h4PlIyI15GHwzIPwxnPpukodManzNI1AcSuiZHGUxV"
+    "JHmwWRK0FZ73NHtGzfe18pPp+YicSkXtSLBS4cNuFeYtwQ+0oFLxfGb62ga2H4gWVcHr7R8Lrdj/vB/bGlyPGSuifPNt"
+    "l26AUO8S+VvaksooAA/cp8OcWBB8DoG0JoqJfSuV//FRrXJr1jRZCjmTdPg9qICPs6sVW8a8Vcs+uqWOE4kn4+tUFF+N"
+    "4+92IIGlj8EFDUtqBPa1uh910CmufcX6KIrAs/fpg2j5pwS43Md0Qhh9EMB8jcSnzzrh90SWNWksCYWaRN9004YZzqgN"
+    "p/bdEs/38DSo0DMb6sgQUGqumJnOqEL/+YwzOcdQgUIBL1JsKlM8+wualW8IcZpBgxtlgUePThR9zipV4WP6Kgc0gL9F"
+    "gDCDRlHTQT1tUm3+g+Hm5p+Ub4u9Z2kS9J+JA3F68o8nr97uP4ZuOqfvEWCj+eODoKO6HVYTMdXaH3bBl+JlsQd1vn3+"
+    "5uWaSsc3/wcHWxNZeJytV9FOJLkVfa+vuOnRCFC6OjAzu9HCaiXCMjMkC4yA1URKIspd5e42VNk1tgvowHxKPiBSXvKa"
+    "1/xKlO/IuddVDTsws/uQB0TZbV/fe+6559p5nmdWNXqbRpcmlgttR1mlQ+lNG42zmP5Dmt4mfaX9kuKy1WNSZHWIuqK5"
+    "d107pkqXtfIYa++dD1hgK1q4EE2tKeqbOKEfA74WJlC4NHVN17AJM1GFS9jSVaD+fFrnI2Ci8up6TDNl6jGF6Lyma8Nn"
+    "p++w0PWMStfZOEy1prwcvj3cc+Xlxjb5zpKJ2BsXlOcXwVlxzmtVkbOafn96fETaXunatXoyykrXtCqaqalNXCL+E/2h"
+    "MzBH75Zxgc0vJ9/8mqITu73L2NXoqCoV1XZGBJxCwu7FZGuymftysjXKciD97a/ynN5oq71i8KZLmnZ+rjXNvGtoAb9q"
+    "7J20yx2qHFkXSVcG2OX5d1n2bDguy/5POcmyt7pu5ZuaLkQKnb8yV5pGleumWPWhc1GH0ZjWgrHz1cTamEajUQRH7teM"
+    "RuNsqsrLP4daITc47vaWLoy9UPTxIwbPaVojIYGeY7S1ufmcgC9wqKnVvtQ29g5aZ/Pd072Dg20q1ezffx/Tf//2z//8"
+    "6x9w9tkz2nM2elXGLMvpJCVWBSralJohHe2ySIiaGGjm6kp7Wtd10CCdB1JzjjEuADugWAuEfC/AFF7denehy0jGhqjq"
+    "OsAfkKxp2LWZ88TZeM9W+GiQuV8HlNmP3oFiTJ2wXQHj5OhjF2nv+PBw9+h7mkwmPTELWscRRe5IRnApRGRCDtI3CLte"
+    "PqbsmIrbkbscbVP0HUYjpiFGMPuxwHIktSx1CILusHSmgAbWCjUwvkX12yrtwnSD9WquV+OFsbE3mWxyVXZeT+h49S3h"
+    "Jq6tfGPHcZITsMGLiKTDfzfjwLCU0XnDyVADyGsMadtJWlehuukqJ1K1M5rVah62v4RqX+prtyOWNzh/pepOf1wDxpd6"
+    "CbdYMJTHb2Ah8ZqwA+jTrrwQfQicZCES3DV2g9194siAj0YNJxfgEOAKP4nJiZoyxf28a7T8jHQgt32sHOdOEiWcOdUz"
+    "FrGOq+4pO5Of55O+aWtlLB2/Ozs4PiooKAQt/MfJvR0YFFRQaU2vQeuM7JgTaLyz7CmWeKOgBmP4YWdmLlVDyHKlZ6qr"
+    "44ZoK9MUkmjZY8527/MOspaS2LhK93q1okepvDeQVt4Q2AcuIpbSCerwSltlS11MOC1Q+7aga+ehIGJEQuGEHDl0FRyK"
+    "HU0bQYoVXomRqbkolkPDsix8DakfFKgpTJ37pPEVyKFvgP+rDUlPbUIMD6MR+oZB/S3rJsIr+KNgX3apdpwxG65BKpC/"
+    "BCrrAUpp50h+ssd2GtUy0cV2YyrI/kbqiEvXrVigeC2hDpEEwM2dMnmd5426yXvyHBXbPWaof1tyYykeet4NyvoEZXoT"
+    "J/uvwRg3mwXN9lAXc0TJap5UskO/Tg0jp0Nll8gbSyPAdUjQk2WY51OFwVBHwoAfBDxIkLlXmh5YjEeYQKcZSfmzJPVq"
+    "c19/EkXCNonDikeiKlqVi3FCiJW8MJxO3GUAC7J8tUpiEEowiojCXecPlhQbKYtBlx5QfFIllolHqm218pK9BB/i/zZt"
+    "2D7aPdz/rkitap+JVIL0Icvu5IPuenlkrcWg0UrK5S67w+Vg9YfVm/j1biXcPLOFcQFZ0d6qusBg11IH3rUQRgQzaDAk"
+    "0lQsp/1dgiWldT4OdMJ9Yz4Rgy/YYMcqL9aQ7UpUVZjWi9RYBn30zAQIZgAEmH1YFF5fiBfJ8Es23JjA2sWmzxZy70Oc"
+    "zG2QWPedNMgFJ0ody85XvPNRRSYLw1mPqpk9BDNkF5TJh7iD9Gkpzj/9JRn++psHPp1XutW20rZcpshb8Bww/CSkdEzv"
+    "4qrHJ8u8jhtisv3br9j2tAti7Qzqpuasu0xXaB7DmBZuvZD4omk0ePNpXB5BtNwg87xfIWy/RtJKVkE+frCTTuTyOue8"
+    "J5B20Vs1G+DC4PrkNqmGOqS0cEcqQ6ql7wcGv8lBi+Vg/ms2n9afqxkYdw5dGfztecX+jvuNSthVmQpVyuU1BsliQpPd"
+    "SJZILG1LrpI68iUMgwWLnQh15XTCe8ZXK/j5oUNlIq3jB7tkJW79dSVLp3gUeBOjtjsIFiUI/OGtNG7JQx/Uy81V/fiu"
+    "jQmyg/shre9FX+d79Bs6PXhzcHS2sQMgz6UZcBSshYGD7u29EpZje2Os6s2drUa0DiNn+yeHX7KSrrNJkbKnLxbyEKKz"
+    "/T+e0dGPh7/bP4HU75cL17fR0LVc2ziPF4peS4/Gj1yNeIns36gGd/QnFToZR1+tHWo2z/EkMY42J18VTzvDzzEsCwvV"
+    "pmsZnPme5xTJ3LjPKB41cu02ukYJSd+S5Z+5PDE96O3xe1h7zZ99U7xWy0EvWC0+d/NaPQux/T3+pZsEz+7w1pAUgdbz"
+    "fKnl5dmmrjhQa+PnULo/gcTGZ8B59CYlbgWnaGFwbE8mag2apr7BnUqunF8Mi5+zdPp2/4fXsPGOBwFykqRUmqJKB/6y"
+    "EMQaelcNHJBF81e424CTXwyof0UnL845JLhy0k/2x/OFSxpHq4yXUsVFgnMGB3Ebkoep/C6dGc+p4edf5vfgwsr1SusW"
+    "/6zLS1c7X2TZcboUJ8HrBfVpi59c1Pmx9aUXhFw6J9n/ACQR4YU="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -9363,13 +9397,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -9382,34 +9417,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -12540,18 +12612,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -12851,7 +12924,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -12885,8 +12962,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -13345,8 +13433,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1215: the first handler from handlers.py
-#     line 1273: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13654: the tables (commands, groups, errors, result shapes)
+#     line 1250: the first handler from handlers.py
+#     line 1308: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13744: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -832,7 +832,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -865,11 +866,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -880,17 +884,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -961,114 +995,115 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjM1MDUsc2tpbGw6MTgzMgp4nG1RPU/DMBD9"
-    "K6dbWFzEiLp14mNokUAwRBkc+9pYin2R7aggxH/nYgcaITxY9vneu/eeP/EUeRoTbpsGUck2uncaUOEhEJQz6AQanvZ3"
-    "4Lw+0TW2qsHMgaRpB0c6Q9J+HCgBHyG5gYKhGfO2ewU9WccVkXqiXCCGQ9YmQ6lsgbTppTZwvEoQtCcFuacALqcqoOJH"
-    "PVDO89CXnmp/qtIenw97sGwmTyErIN+RtWTrY6TEUzSzbFkKDXuvg62GF69Nq27EeoObTeEt8yJZmdUNE8kVH0RMeZt5"
-    "BHDJYAVecpj7Q83nns8g4z7gdtO5/BPUimNJ5a+C9I+Ei20FLgBHS2s1v/lUrlIWVGTO4lX+FrH9+gb/u57reJy1U8tu"
-    "gzAQPCdfYVk9tFISIKeIe6vmVlW9IaQ4sCSO/Kq9KI0i/r02oIg2fXAJp2XY2fHsmKnhHyAm2ZneuWIPktGU7hGNS6Po"
-    "4LSad+hC211UWlZhtIyX8TxZRn37jOLJgGfp7QEK9O/GagMWOTianmmhhbahAFVLmmbUQumbtqIGml/IDi1XO4+X4ArL"
-    "DXKtPLxGR9oBi/ZTxWqBHg4jmmZGWVny0MnEy0CzYsJBM8vyfIpawQ29OSaN6Mq+kSuEHdgrI8/6SCRTJ7KabzmSnvjF"
-    "1WqUI7cHwFvH1VYcQbqxwTUXgFnLTlf+3/bQBelmhCuibQltppKrdaeTBPsW3msedLxcf5J8xFIME4B4w6RHJdNOmmSq"
-    "FqIFdI2mbrP6e+UWqsEN+uVPCAv0jWBBFUAYKWokTLkjWKKYBEfuN5UXJp1oSl4fnzYPi5CLrioH+OMd9dvnMoQbD+5h"
-    "7DmCS/4PJRlQkjg83wMMvkak9wlm5IlceJztWN9v2zYQ/lcOekkCyFoLbMPgFAUKLFsztE3RdutDnVW0dIrZSKRGUknc"
-    "wP/77o6yrdqe22zNnponi7yf3313JHObBGtrn4zf3SZGNZiMkxnWbZImJfrC6TZoa2jxZ1t0DZqg+BtYJwVjAxSqrtW0"
-    "xgxOVDGDXKy9O8/YVg7aQ5gh+FYVOPLYKqcCllDYplGmhFaFGdiKZEiwdfbCqSaDU3NlLxGUeAHlIW/nYUZeGyy1yto5"
-    "PGLrj2E0+uBp+eDRlao7fHyQw7Umg3n/nZOJ316fvQA7/YBFgEaFYqbNBblTQYwfkG1t2i68LmbYqPwYdABl/DU6D9Zg"
-    "VEdzhbVtkVbAh9J2IYX8dpLYy0kyhuA6TGGSlCoo/s6ybJGncD2zHiHn1Tx6RnJGumtvcKjAoe/qECMiDBhRZZYB00Is"
-    "wpQwYxzIaVRYOWJ4HWFFYJJ0704Hj3V1lMETqJSuOxGISa3jrlTtJXB0zjpeoa1LbcpJwqsNeq8uMH4QauRysegBVhSn"
-    "GX1EZwFvCLHClngM+STxRI/Os61JogpmynuHf3XaIVnNuewEQqyRwZvw7pyAYn4s+VBrQwLBgusMsES2XXvfg7dExgNe"
-    "oZsvbaScPUhOXmBZRegZj9pS/SMYDFjRBThsMKiMymgKJufxtstYNXh18ktOlL0gl1NVXErkVVfXECjSox2hjkZTLnzO"
-    "6XgigZlLu/hx5NUzyZYronvQ+xzihxCTUM973mmTCidXdGS0AKnrMurWAY2T8W0S5i23ciQSbVNzteiCRur028UiTYZM"
-    "/AKFRboaD62+wXprPpxRLLLDRFXw8sWvoBvC6q6xEQa1dfwDTdfQWCLGlyQ0pY5OztOlsg+OOnkrilOqvRjIZKtS1Cu0"
-    "zCY4aVWWmiVV/XLgUzphByR7pDf9PjEx27GwbzoPVFhtiCYef/w+FR4SW7SD56fPT4BzkDWvP+IWADFDBsJ4Dl4MJxRf"
-    "oxt8v9yl0RnQse8/ReC7ZBMb0hD7JNxooxtG88FKiDoaL9CxFA+N3mGgCX9iqFvYwDiJ8W9bJqVlX3OFZHcYX++5N72u"
-    "Wl9yroShUSdnieTsUJVnpp4/pbCSsYxURph+0BS5wrjcI69LbFrLka6lh/wM1CRbxKBJiNfgVdPWVBo6cryu0RTIbH37"
-    "5A9QXantnbna2xsILmHd9P/UXscB8NNoSvOoV/yEpT/dL0M5wfugpyC3j54i8I2eS3r6GWLYwU9Oj85MkP2xzPU4yuiS"
-    "wqpyUhopoMzZfzdY5ZcO2PgvHbGL1YJyTs23In8j5zebTplT1pUo05eKehr9PNwsSB/J+V3pvj+/eDP6JD9quLNKrrab"
-    "OX2b7vfXPueblNm02Ffq/H4brVU1Eop7CBuvKnIXK/vnTQrY0G27jBduuZ/bzhV3vsbc82VjFeQyvkjN31+dpjtICIfM"
-    "VqbtUWQry/KllS6Ubhen4ZBLe8RVVzfDeH6Qvt5Y2U/wZYTMxc7pnrDP0FyEGc2GHbz+h074Dz3AuQ5Ktlb/Ws3Bie1o"
-    "kf/5aImc2iL8K3Kx48XCtyB6a/aPIXmBXit5EhFJ5J0DtESvcMpqLKoOK3ps8q1JM1kmhhej/gG/b9wlGRJ+8SNo+KjK"
-    "SPXOBxbpbBdtVzev41LyoutTYlQ8HOaSccRmLI+4o4wLYavK45AW67vbkE2r+9kD0ql1oz+j8nCg8vAB/22Pv+rrn307"
-    "oNqXI+fSt+Bn765vhqyhQkdFOe2LmXJ0aUHns719ZvqNrQN5Hc9qyZArOkR2RRHTif8xQvkHgfD0GFgHVBWEyPQyVj5k"
-    "O46dKllBssq/j7qP8R7OJHLZonlrXV0OZBd0TP4NJgrFcXic7Vvrbhu5FX4VQiiwMjCWZefSXdk1EKTZXbexE8RuiyJV"
-    "ZWqGkhiPZmZJjm1t1kCfpg/WJ+l3DjnSjKTYsrMLuIXzI/BcSJ4bz/cd6sznVpxqW6i41Wt1O89aUSuTU4WLqUq0xOWl"
-    "MlbnGe7sdrqdLu4MSzNWamDUT6U2yg6KmZvwC4d/eNb5Di8kysZGF84PO6aJeiLOp1OZJVa4iXRCZvZKGXGl3QR/Cz2V"
-    "YxUJKWxeZklEt9R0qJJEJQJL5KWJ8Tg3wqlrJ6b6Gvdp7D8yN1HTDtbMS1eUrtX73HJuhlXpRdwudKGS6vImao3TfCjT"
-    "gTRj2+p9/Fwpu739yULYqOVmBV1bZ3Q2xnVQElOMZGrVsm51NfJMiT+dvjsRKrtUaV4o3BHWJZBsPygqLmVaKtGGItti"
-    "hP/xWGdbEWyihM6ggJAWr/E0+fCTip24UDMoO5yJQhoI67AcC30T1aQP2kctO8mNo1v5GmVUVk6hdavSlWzSv1NHPzeJ"
-    "O5UuEjR47ol2okayTF2PL7fWCbU90qlaCFNIN7nbrldGO8VWCRaeKIMAyHInXB6M2uPnw5lTVuSjehSVic5JxJUQEm0p"
-    "EO3uGysyEh8uszTh+1dnP27vRaLT6URCO+uVm68EBykIyeuFQKqpmahhOV4oOMzzVMnsbh3hqivhjIzVUMYXrIPO4N5M"
-    "pkIZkxvbXMfpqcrZyWEleHOozN0LxTKLVcrSh00o5IjiyE20FbieCavinPYm7HMe1jn3Qiz5dCqvF8EW5CCpxxsJgjCq"
-    "+RT2XUgQTxDeMaSyfjeMyjT1brDyEi6k3XIeQvHDm+/PRbvbQzzAnVON/QXHZ/DbWPkVHJwAJ4fo9C8taWILnabbiTb3"
-    "jk2KxSUZKf4EqRdUg1Ys9tKSMZKVfECoFNjAXrGQrEWSx+UUKnMuocwTPPuN3UIUWadkQkKZMsto7zfEGGmVJvfPdZzC"
-    "vAqRqJShbba9naZT2xNeyjxLZywq8hXs4byPk9w5eJEt3BBGXRep1A9IvX417wzs/Zzvw+c+xcaYX4xMPr3TGkPp4sl9"
-    "YwAzhbCVaQrVOWG/1ZROPmvgV/BG5JP6jZfk+6O3b9hfVdYnv83BItV0JeOJaFcRTKlIpSM26VL0fsqH9gE7kH0YdO4J"
-    "SkCshYGBttlxrA8ZijyXZ5Qyq030fGsjyaTdhvZFCqRKHhDqTQk9DrBVKqidKCR6RzuMpJ5tJlOa5ldI1IitMnb6Un21"
-    "YGSh2nw1dpPnm4nE6jyYcdAKP5UQAHfFyavjN830boEnbaMKJZ0cpmprP2yULB/mCXk5E0NFrynE6DnyLqapCF1yzgTD"
-    "erMjRpuCz5St84zZA0wZdJh58K0Jju2rwDdn9GgHyb3SsMdbxRNHUm2kjXXkA8vEKmfedAH7iXamFCH+irp+zRDCc2+x"
-    "UwF9mBDkhowwnBXSWiKISw6jHPd1qbtalCheJo5fv+cYsTvESGgf6hG03Sh4pnHxEMKhzKVaEWUuh8hhes5Nm0Uwa7bN"
-    "xnsI/Qn7CapUyBHwjVDNz1oa9slG0lRlytd4KMwhaAupa72ZLxB3afrgZREIr4i6iFOaRrRP/3z09m1nmmzdLQSYewWe"
-    "NSAVBx4JD6n6kPOMYOXMhk1B/HYZJNujVI4jAqMo2D4SxawwOZcggKwAAl6sK9qIkGyI9LIvULApIgFcGJCslqY1GuoC"
-    "/gRKFtnBTJcqIx66qB89ZaOKDaRyUNVvz7v4B2tic8cymOpVVqOMtJfZYm1EblRlZF8c1lIgwWkUyFklXeTRg16Dptrk"
-    "GVMon+2qebdEmmdjTrG4xeLUyCnRiARJlZjyImktFIj8aguaLE4i0WX2miGHbRFuxVS70CLCJ30wXkoBlm07lQWbjYSc"
-    "6iRJuWgx4OcmQS2o6CleRVVokdXZuMFWKgnTcN72ZBRQgLGjiP9s0mdaoNr71aPzLTC0MYxBFUmT4lKNbZGjnP65cstx"
-    "nqCsQLg4gylcfqEyFv3KF/jBTYTSAKODX/R0YB044S+Hkfh4dHJ61o/EwcHp308PD7nyQmxRylYlaiIoohIu8LQRQ9j+"
-    "QkGxIayA0Erz/AKQri9Uo2qw+bxAg2Ep3mlpgj/WXlPNRxlOelFJoRKil9bxCcEZjRsqd6UQIgfzJwOyT3DuIU90sPOF"
-    "h0RzKTSktymt7ncXH2tQ+ckIRoJQHeun6InS0p6kVEyjvau8pKOceAszWOYZubev9s5QsVG0f1qvhP97mQMHdQuwAMMD"
-    "iep5YXviwI/pEXc4pPk8D54zYvGR6Go/uO8ufsuRxlvUfoHVRh5rKXY1jwvnHQhrCNlu8sYeWQPOnAHpM20niHSSY7BE"
-    "UTEJHYqkKcKw7TmxOMG7kt/x1kaEZBTRFpGDSgSbjmmDxP6jo4JQB3tBKcKwU707oFG4Wjz2r2s+91hwPz5FYNECpq3Q"
-    "TcjEqXx374VPQeSJkdSpSjp0KlXhcf1IqtDXKl05THsHc/ITf1D0/uQHf+pBHlSjEbI1RcTcWLgbS4NqA9uFj8UsLMDH"
-    "MasnYHGe5hsSUsYCXiepHSv5qyFCj06VmnIfwe+8QIeBy5+rDEJBDAj4XfVna+JcYXs7O5SwQ5HZyc14JzGw/s5ed6+7"
-    "vbu3My+lYfx3I1YkyO2PzejozyAAjdOKMSa/oP+RrCwEh18UzE77je7KJNEkp0zf18asRe1X4ZSpx5HsD58QhkNp1cvn"
-    "fu/6pHV8RJwcIvE9q39WKyJ5gedCtXhiCoepnqpB9RQFKR0K4fk/+YWdFRdhBM9PSIrtMiVvdFdqw5q+lLKRmt9kcZ7Q"
-    "BGAtLP/qzDd193/0T+vyhZXD1P1oyQmki/JrrjygA7jaA2mMpHBFvTe1qwOWbRd2TO3FhTFoh615sKRLNUP/ZvkJQqVS"
-    "iJjePeKKQ4bc4aQr7Vrh+FDtbv1QzKxXDlTFUpise4b05tY+QKI3M0LC2tOKqFJcwEc6XWP1ZcuwVAsZ+o/fjd7c/Zt+"
-    "ZXpKeq2lgrdCv4FPybj0fww43w8AGKRROJut/jRl4U84ptpSVh0kKLdBhbOYS2JlsBdlOAOZn9yW3m7E3CVhHWcfn4lD"
-    "widBA0FmhkCVUm4ubCGZO/MEgzCahvVJnOLXyaV3+Sr1kbs+3y/Dxhfz/zKAkN9uycA3tWrL0WnESkoWI3VFRQdZhPi5"
-    "he/o5AoI+bdXf/U/B/wK+BhW2PDULWj47bK0P1Znbt9uD7WrxP5fR0Uy8W8Biey72yCRX3iCxCdIfILE/0NI5Hz/eBGx"
-    "QoSFRxaQsFnWryPFPXDQTpRya4CQshgcKfh5LxwEEerSD94Yyj+tZpynmW1siopD6spgv32hbLTLefJjvwGLBC2bFYpn"
-    "fIZHU/IhAR8PPEZ0nO9meLU52Xy7PhWWvx2KUlJo5NcnXH3C1SdcXYerjxM7A2zUM+kmdeXytt8MPshy2ZFfZ3fVrSxJ"
-    "f2P0LWSqkDpvWbvWxVc16kSLbjR+WLWkPbQwfXSAeD+sW2nN87j3lw9H0RqEE22CQsLELQ+FVY8e/9y2BjBFm8TaIsfL"
-    "67o8LzgUlu7cjp6VhBR7pdEBDd+qbOwmCKc1EfoFmP0KgHXN1LcY/mshLym2Bn+fytcnmH1kbnysMLvuRDcAxaOtYO9R"
-    "cVbzNTP5+9A7wx2eHuj2xXloDX19/Mf//Ovf1E0GN11R3wL1b9SaVb/6ULYKlduLT6/MWsA0alQzaWiu7STqMhhw57Lb"
-    "edbhfvmbtS4Oc/Xrtpr3Rzdt9YH6AVYbK0Lv+ryvTzpxJblJhL6HoHYMasWUgkLOt7xDaGX4hFsT5PE3EGE896KYC/rZ"
-    "n1AyW2oQ6WDoVxudbHbbr8SeF9S/AxiNrNq0XzychnSbvXfUv32/CXapcaf7+M4Nbh/J8bgmcwYTrh404VkamMidh1Bn"
-    "9bBDpPiBzJMXfTSdW+lGhQ0rhx4Leea3MizFBzerUnh1KPIpdPlTDAr0fUFj6k0Z0rrOCkD4AJxHVdA/qj75YRn7T0Tl"
-    "iag8IqKyihxzlOju7j17/uLl77/9Tg5j5C/WbYUTVJ9hLb8tqvwquiIkSuFzX2sNjXhA9lm3fxcI1PjqxTdSts85yVSN"
-    "ZtRtuNW5NYlFjeqnjgEtn/lvHbK7mvXXJIy7yvt+jU1We6DOEKl/a4DiSvGCtaj+UoVbIjxBJqgtk7hnSW1lmdUJ2WyC"
-    "sEmVoa62IjcutP9JMSzHHU6hYX1PLhuL722wOFgGFk3lmKpjxFs4gKCL0BoYvs+xcNpS36xRn1johhyr7Lom0fO7JTqr"
-    "LUAN+qRromLN3dYkFvgPL+E7+/eFVR4WPvYbcqwl5jVRXn63iXVAuy+IVrkVqUJrJjVcUldh4gWh9yi/NURZVAD1yNi7"
-    "pzGMpBZG68T88z7fYE0EkL/aS5c8sVTVNNZ+sYHyDqhP6zELpyZJ/nKt6vn08+7ziQp3boa2cc3f31Dj96whzZqiqiHR"
-    "y82sEbYDWSNqNJgnOqFW3iyxEfZG+EKApPYLe6bQq9Hnsb6k7soJUW2m0kmuvE9H9M0Q1Ko+KYmWSXecl2nCrw4Vf3fk"
-    "VLbPB3VQwDeN0jYdS501bNAsHevqP+verf7RYrRov3Ym3X4tdsTp0Q9HJ2db+3DTgBtHSWn/lShs1IzDellaX/35sw2M"
-    "Px8s2ljz7M2H41sW7d/8F8ezZb94nLVXXW/bxhJ956+Yqz5ERkXdpEkDVC4KqL6+aYraChy3fSgKc0WOpI1JLru7tK3G"
-    "/e89M0vJru22QIE+CNCSu2fn48yZYZ7nWWsantGo4cqaUVZxKL3tonUtHp7IwxmVrmlMWwWKGxPJtOGaPV3buMF/so1Z"
-    "84QMBde31UQecbPkquKKPOOhL/HaeYp8E6mxN3iuZ+OGmyl9Hxj/bKBwaeuarjfcAiuacEktM+5Uw2jc4WA9oehaoIUN"
-    "c5xQZ2qOkQ9m5HsYEhNunn8IDiCt3G8qwgn69v3ilLi94tp1PB1l8Kgz0S5tbeMWjp7xL72FtfRuGzc4/HL6xae4S3HV"
-    "AJxpOJrKRDPLiK7YhxSiF9Pn0+ejLEckv/xPntMbbtmbCCeXW1r2fs1MK+8a2sCgGsem3faQKketiwTkOIXBX2XZJ+me"
-    "LPs3Y55pzHHZJ3Tk2uhNGbMsp7MUPROo6JL/yeduWyTbbQy0cnUFE8ZcB0aWPC5Y2ytJHhy0NT8LyEfcIBmyu/PuA5eR"
-    "bBuiqesAd3cuAcmT+P2joMjFyP6wD3aKFXp9MaFeyWHidDDyoXl0tDg5mZ/+j6bT6ZD3gsaAL3JHuoI5IVau10v4Bg7X"
-    "28eMmFDxceQuRzOKvsdqJHnGCrC/FdhOoS9LDkFJtdu6MogE9rL3zmP9cXRp2yqdmkhBhYAs7dcb28YBMmGujK17z1Na"
-    "7P+nZCvg3jYxHDc5DXRtQqTawn63EsewVWLzRhJhdgF+JuHsek3o3lW33OdDi2JFq9qsw+zPYzrU0bOPI5EImH5l6p5/"
-    "e4YIX/IWRsHezni8i+CF7AmHCHw6lRdafEHSqxSCsbY9EGMfXRhKsNLs7i3AHYQq/MEfp4oUwHS/7hvW10gF8jr4KT4e"
-    "pnrHjUsGxxj0se36KZzp3zGJb7ra2JYW787fLk4LCgYOK+ul1hIK4DQiVML15ORYYjqR1FnvWrETW7w1yxpEKV27smut"
-    "FSnNilemr+OBFqYQFFrTir2S58HiQ+Qrpa9xFRNDdrZ3xCiN95aDHghiQyqdCH+8u+LWtCUXU0nJhuuuoGvnL0MCUVck"
-    "GacO4otLcaLpIuiwj1biYtJgA2tLK4qnTA1JiApUEx5d+CSeFYjBN4j+qwNNTm1DDPe9UeKGnay2Ik1wr5A/hdgyp9pJ"
-    "vpLWgfYlojIOEXRYI/UJT3Aa0wnFFbuxFWT1IDWOrev3HDCyl1CBSALCLQ0lWZ3njbnJB+qcFrMhZqj8thThLu5b3kch"
-    "nVT9Q8IMAGfH/wdf3GoVWNBQEWv4uDTlZVLGHk1NVFgcPDHtFlkTOURoHdLzRPnl+dLEcrOrH83+dxo4CI+905chqFiP"
-    "8GCEJ1r0IkSDxtzVnXqQ4pokYc8h1RI25WaSoiPaXVhJJSYBhAQZvuK7ZiR0kAjCB3ed39tSaGnPh9akAe8r6+6SOdlH"
-    "X3VZe9agSfArbjtRmJGeFl8a2/DF8DT5G+yvd4tBn7+evz9+/QqujsVHzRuAG2HRQJuDw78r9ZTHXMvy3fz8G9SJt5GD"
-    "hmK5jYmx8mYnnoOnjzruU17e8223Tdzrvb1rFH/tqpBn34rGySAp9D/GoJB6gGaV2hkKOVQcqHykEUDkQxzSlQ1JYxmj"
-    "wz+Pzi4sqXQDlx4V8EAaW1EbMl3HxmvJJjzQ/st0YHY6Pzn+qkgzybGoRwlTQ5bd6h+6HbqhtFYsGjaqkbfZLSau/Q+7"
-    "n+Pt7b5Py5MXWBfipW9NXWCBnPUQmw6cQ9Z2LRdJtZV0z2FAky7SOR93GoIhbj1VwM8EsJemrmgo8kqbqLJ96Es6dZnB"
-    "exEAdMiAEMgsdk8JPX9QKxLwKwF+JKa3dH7vxCMhlntAej2FpuJDPEQSWHX1p58T8OsvBLmxQRrhRcUdtxW35TbZ30Gk"
-    "pFjjo2ts0PF0P5QlZNknU0zCfvGZmh3BXiT1obketnUyrOT5sEM16BoRLaUvCeoO53PBUdG7kKQk3+eYc1gARK5EM4XX"
-    "ZqeOlDYeKqdVw4YObctNumiz3cG/Fvi0/8KsQIcLKP3O3iHpYu9kOGg09ZWtoCEiehMwIKYgiRkJiRRppilIEifDMBYb"
-    "aT/aOivHKYwrGXFh5y899BLZmtw7pTtL19eVbl2y1lfk9hDOoj7Q72GtlptZYyIZnHr5fE9u33cxhezt3ZLGR9HX+RH9"
-    "l96/ffP29BxaAHJpexYvpD8FcXrAe/VSc8m+sa0Z4M73KxoD5Pz47OSvUNJHReoT2VNjnn7Bod0ukC39n8rr3emb1DSe"
-    "nA3lew9n5rTiaxlyuhpBldkXSQCNBOLH+Q+p2Tw9XMqnImhTutpBgo4W3y3O3isi5rGI8kk7ZtoESXdBvWSanUjO2/Q1"
-    "I+Y+CT98ggIwsV8vUb+0cVeuHGRh3y305a4XQPcWaSRN9B7K54mx4OGQLB85fz6568A3zX4HCbxfDA=="
+    "Y29tcGxldGlvbjoyODA6NDk1LGlucHV0czozNzU6MTE1NCxsbG1zOjEzOTA6NDk4OCxzY2hlbWE6MzUwNToxNTkxNyxz"
+    "a2lsbDoxODMyOjQwNjQKeJxtUT1PwzAQ/SunW1hcxIi6deJjaJFAMEQZHPvaWIp9ke2oIMR/52IHGiE8WPb53rv3nj/x"
+    "FHkaE26bBlHJNrp3GlDhIRCUM+gEGp72d+C8PtE1tqrBzIGkaQdHOkPSfhwoAR8huYGCoRnztnsFPVnHFZF6olwghkPW"
+    "JkOpbIG06aU2cLxKELQnBbmnAC6nKqDiRz1QzvPQl55qf6rSHp8Pe7BsJk8hKyDfkbVk62OkxFM0s2xZCg17r4Othhev"
+    "TatuxHqDm03hLfMiWZnVDRPJFR9ETHmbeQRwyWAFXnKY+0PN557PIOM+4HbTufwT1IpjSeWvgvSPhIttBS4AR0trNb/5"
+    "VK5SFlRkzuJV/hax/foG/7ue63ictVPLboMwEDwnX2FZPbRSEiCniHur5lZVvSGkOLAkjvyqvSiNIv69NqCINn1wCadl"
+    "2Nnx7Jip4R8gJtmZ3rliD5LRlO4RjUuj6OC0mnfoQttdVFpWYbSMl/E8WUZ9+4ziyYBn6e0BCvTvxmoDFjk4mp5poYW2"
+    "oQBVS5pm1ELpm7aiBppfyA4tVzuPl+AKyw1yrTy8RkfaAYv2U8VqgR4OI5pmRllZ8tDJxMtAs2LCQTPL8nyKWsENvTkm"
+    "jejKvpErhB3YKyPP+kgkUyeymm85kp74xdVqlCO3B8Bbx9VWHEG6scE1F4BZy05X/t/20AXpZoQrom0JbaaSq3WnkwT7"
+    "Ft5rHnS8XH+SfMRSDBOAeMOkRyXTTppkqhaiBXSNpm6z+nvlFqrBDfrlTwgL9I1gQRVAGClqJEy5I1iimARH7jeVFyad"
+    "aEpeH582D4uQi64qB/jjHfXb5zKEGw/uYew5gkv+DyUZUJI4PN8DDL5GpPcJZuSJXHic7Vjfb9s2EP5XDnpJAshaC2zD"
+    "4BQFCixbM7RN0XbrQ51VtHSK2UikRlJJ3MD/++6Osq3anttszZ6aJ4u8n999dyRzmwRra5+M390mRjWYjJMZ1m2SJiX6"
+    "wuk2aGto8WdbdA2aoPgbWCcFYwMUqq7VtMYMTlQxg1ysvTvP2FYO2kOYIfhWFTjy2CqnApZQ2KZRpoRWhRnYimRIsHX2"
+    "wqkmg1NzZS8RlHgB5SFv52FGXhsstcraOTxi649hNPrgafng0ZWqO3x8kMO1JoN5/52Tid9en70AO/2ARYBGhWKmzQW5"
+    "U0GMH5BtbdouvC5m2Kj8GHQAZfw1Og/WYFRHc4W1bZFWwIfSdiGF/HaS2MtJMobgOkxhkpQqKP7OsmyRp3A9sx4h59U8"
+    "ekZyRrprb3CowKHv6hAjIgwYUWWWAdNCLMKUMGMcyGlUWDlieB1hRWCSdO9OB491dZTBE6iUrjsRiEmt465U7SVwdM46"
+    "XqGtS23KScKrDXqvLjB+EGrkcrHoAVYUpxl9RGcBbwixwpZ4DPkk8USPzrOtSaIKZsp7h3912iFZzbnsBEKskcGb8O6c"
+    "gGJ+LPlQa0MCwYLrDLBEtl1734O3RMYDXqGbL22knD1ITl5gWUXoGY/aUv0jGAxY0QU4bDCojMpoCibn8bbLWDV4dfJL"
+    "TpS9IJdTVVxK5FVX1xAo0qMdoY5GUy58zul4IoGZS7v4ceTVM8mWK6J70Psc4ocQk1DPe95pkwonV3RktACp6zLq1gGN"
+    "k/FtEuYtt3IkEm1Tc7Xogkbq9NvFIk2GTPwChUW6Gg+tvsF6az6cUSyyw0RV8PLFr6AbwuqusREGtXX8A03X0Fgixpck"
+    "NKWOTs7TpbIPjjp5K4pTqr0YyGSrUtQrtMwmOGlVlpolVf1y4FM6YQcke6Q3/T4xMduxsG86D1RYbYgmHn/8PhUeElu0"
+    "g+enz0+Ac5A1rz/iFgAxQwbCeA5eDCcUX6MbfL/cpdEZ0LHvP0Xgu2QTG9IQ+yTcaKMbRvPBSog6Gi/QsRQPjd5hoAl/"
+    "Yqhb2MA4ifFvWyalZV9zhWR3GF/vuTe9rlpfcq6EoVEnZ4nk7FCVZ6aeP6WwkrGMVEaYftAUucK43COvS2xay5GupYf8"
+    "DNQkW8SgSYjX4FXT1lQaOnK8rtEUyGx9++QPUF2p7Z252tsbCC5h3fT/1F7HAfDTaErzqFf8hKU/3S9DOcH7oKcgt4+e"
+    "IvCNnkt6+hli2MFPTo/OTJD9scz1OMroksKqclIaKaDM2X83WOWXDtj4Lx2xi9WCck7NtyJ/I+c3m06ZU9aVKNOXinoa"
+    "/TzcLEgfyfld6b4/v3gz+iQ/arizSq62mzl9m+731z7nm5TZtNhX6vx+G61VNRKKewgbrypyFyv7500K2NBtu4wXbrmf"
+    "284Vd77G3PNlYxXkMr5Izd9fnaY7SAiHzFam7VFkK8vypZUulG4Xp+GQS3vEVVc3w3h+kL7eWNlP8GWEzMXO6Z6wz9Bc"
+    "hBnNhh28/odO+A89wLkOSrZW/1rNwYntaJH/+WiJnNoi/CtysePFwrcgemv2jyF5gV4reRIRSeSdA7REr3DKaiyqDit6"
+    "bPKtSTNZJoYXo/4Bv2/cJRkSfvEjaPioykj1zgcW6WwXbVc3r+NS8qLrU2JUPBzmknHEZiyPuKOMC2GryuOQFuu725BN"
+    "q/vZA9KpdaM/o/JwoPLwAf9tj7/q6599O6DalyPn0rfgZ++ub4asoUJHRTnti5lydGlB57O9fWb6ja0DeR3PasmQKzpE"
+    "dkUR04n/MUL5B4Hw9BhYB1QVhMj0MlY+ZDuOnSpZQbLKv4+6j/EeziRy2aJ5a11dDmQXdEz+DSYKxXF4nO1b624buRV+"
+    "FUIosDIwlmXn0l3ZNRCk2V23sRPEbosiVWVqhpIYj2ZmSY5tbdZAn6YP1ifpdw450oyk2LKzC7iF8yPwXEieG8/3HerM"
+    "51acaluouNVrdTvPWlErk1OFi6lKtMTlpTJW5xnu7Ha6nS7uDEszVmpg1E+lNsoOipmb8AuHf3jW+Q4vJMrGRhfODzum"
+    "iXoizqdTmSVWuIl0Qmb2Shlxpd0Efws9lWMVCSlsXmZJRLfUdKiSRCUCS+SlifE4N8Kpayem+hr3aew/MjdR0w7WzEtX"
+    "lK7V+9xyboZV6UXcLnShkuryJmqN03wo04E0Y9vqffxcKbu9/clC2KjlZgVdW2d0NsZ1UBJTjGRq1bJudTXyTIk/nb47"
+    "ESq7VGleKNwR1iWQbD8oKi5lWirRhiLbYoT/8VhnWxFsooTOoICQFq/xNPnwk4qduFAzKDuciUIaCOuwHAt9E9WkD9pH"
+    "LTvJjaNb+RplVFZOoXWr0pVs0r9TRz83iTuVLhI0eO6JdqJGskxdjy+31gm1PdKpWghTSDe5265XRjvFVgkWniiDAMhy"
+    "J1wejNrj58OZU1bko3oUlYnOScSVEBJtKRDt7hsrMhIfLrM04ftXZz9u70Wi0+lEQjvrlZuvBAcpCMnrhUCqqZmoYTle"
+    "KDjM81TJ7G4d4aor4YyM1VDGF6yDzuDeTKZCGZMb21zH6anK2clhJXhzqMzdC8Uyi1XK0odNKOSI4shNtBW4ngmr4pz2"
+    "JuxzHtY590Is+XQqrxfBFuQgqccbCYIwqvkU9l1IEE8Q3jGksn43jMo09W6w8hIupN1yHkLxw5vvz0W720M8wJ1Tjf0F"
+    "x2fw21j5FRycACeH6PQvLWliC52m24k2945NisUlGSn+BKkXVINWLPbSkjGSlXxAqBTYwF6xkKxFksflFCpzLqHMEzz7"
+    "jd1CFFmnZEJCmTLLaO83xBhplSb3z3WcwrwKkaiUoW22vZ2mU9sTXso8S2csKvIV7OG8j5PcOXiRLdwQRl0XqdQPSL1+"
+    "Ne8M7P2c78PnPsXGmF+MTD690xpD6eLJfWMAM4WwlWkK1Tlhv9WUTj5r4FfwRuST+o2X5Pujt2/YX1XWJ7/NwSLVdCXj"
+    "iWhXEUypSKUjNulS9H7Kh/YBO5B9GHTuCUpArIWBgbbZcawPGYo8l2eUMqtN9HxrI8mk3Yb2RQqkSh4Q6k0JPQ6wVSqo"
+    "nSgkekc7jKSebSZTmuZXSNSIrTJ2+lJ9tWBkodp8NXaT55uJxOo8mHHQCj+VEAB3xcmr4zfN9G6BJ22jCiWdHKZqaz9s"
+    "lCwf5gl5ORNDRa8pxOg58i6mqQhdcs4Ew3qzI0abgs+UrfOM2QNMGXSYefCtCY7tq8A3Z/RoB8m90rDHW8UTR1JtpI11"
+    "5APLxCpn3nQB+4l2phQh/oq6fs0QwnNvsVMBfZgQ5IaMMJwV0loiiEsOoxz3dam7WpQoXiaOX7/nGLE7xEhoH+oRtN0o"
+    "eKZx8RDCocylWhFlLofIYXrOTZtFMGu2zcZ7CP0J+wmqVMgR8I1Qzc9aGvbJRtJUZcrXeCjMIWgLqWu9mS8Qd2n64GUR"
+    "CK+IuohTmka0T/989PZtZ5ps3S0EmHsFnjUgFQceCQ+p+pDzjGDlzIZNQfx2GSTbo1SOIwKjKNg+EsWsMDmXIICsAAJe"
+    "rCvaiJBsiPSyL1CwKSIBXBiQrJamNRrqAv4EShbZwUyXKiMeuqgfPWWjig2kclDVb8+7+AdrYnPHMpjqVVajjLSX2WJt"
+    "RG5UZWRfHNZSIMFpFMhZJV3k0YNeg6ba5BlTKJ/tqnm3RJpnY06xuMXi1Mgp0YgESZWY8iJpLRSI/GoLmixOItFl9poh"
+    "h20RbsVUu9Aiwid9MF5KAZZtO5UFm42EnOokSbloMeDnJkEtqOgpXkVVaJHV2bjBVioJ03De9mQUUICxo4j/bNJnWqDa"
+    "+9Wj8y0wtDGMQRVJk+JSjW2Ro5z+uXLLcZ6grEC4OIMpXH6hMhb9yhf4wU2E0gCjg1/0dGAdOOEvh5H4eHRyetaPxMHB"
+    "6d9PDw+58kJsUcpWJWoiKKISLvC0EUPY/kJBsSGsgNBK8/wCkK4vVKNqsPm8QINhKd5paYI/1l5TzUcZTnpRSaESopfW"
+    "8QnBGY0bKnelECIH8ycDsk9w7iFPdLDzhYdEcyk0pLcpre53Fx9rUPnJCEaCUB3rp+iJ0tKepFRMo72rvKSjnHgLM1jm"
+    "Gbm3r/bOULFRtH9ar4T/e5kDB3ULsADDA4nqeWF74sCP6RF3OKT5PA+eM2LxkehqP7jvLn7LkcZb1H6B1UYeayl2NY8L"
+    "5x0IawjZbvLGHlkDzpwB6TNtJ4h0kmOwRFExCR2KpCnCsO05sTjBu5Lf8dZGhGQU0RaRg0oEm45pg8T+o6OCUAd7QSnC"
+    "sFO9O6BRuFo89q9rPvdYcD8+RWDRAqat0E3IxKl8d++FT0HkiZHUqUo6dCpV4XH9SKrQ1ypdOUx7B3PyE39Q9P7kB3/q"
+    "QR5UoxGyNUXE3Fi4G0uDagPbhY/FLCzAxzGrJ2BxnuYbElLGAl4nqR0r+ashQo9OlZpyH8HvvECHgcufqwxCQQwI+F31"
+    "Z2viXGF7OzuUsEOR2cnNeCcxsP7OXnevu727tzMvpWH8dyNWJMjtj83o6M8gAI3TijEmv6D/kawsBIdfFMxO+43uyiTR"
+    "JKdM39fGrEXtV+GUqceR7A+fEIZDadXL537v+qR1fEScHCLxPat/VisieYHnQrV4YgqHqZ6qQfUUBSkdCuH5P/mFnRUX"
+    "YQTPT0iK7TIlb3RXasOavpSykZrfZHGe0ARgLSz/6sw3dfd/9E/r8oWVw9T9aMkJpIvya648oAO42gNpjKRwRb03tasD"
+    "lm0XdkztxYUxaIetebCkSzVD/2b5CUKlUoiY3j3iikOG3OGkK+1a4fhQ7W79UMysVw5UxVKYrHuG9ObWPkCiNzNCwtrT"
+    "iqhSXMBHOl1j9WXLsFQLGfqP343e3P2bfmV6SnqtpYK3Qr+BT8m49H8MON8PABikUTibrf40ZeFPOKbaUlYdJCi3QYWz"
+    "mEtiZbAXZTgDmZ/clt5uxNwlYR1nH5+JQ8InQQNBZoZAlVJuLmwhmTvzBIMwmob1SZzi18mld/kq9ZG7Pt8vw8YX8/8y"
+    "gJDfbsnAN7Vqy9FpxEpKFiN1RUUHWYT4uYXv6OQKCPm3V3/1Pwf8CvgYVtjw1C1o+O2ytD9WZ27fbg+1q8T+X0dFMvFv"
+    "AYnsu9sgkV94gsQnSHyCxP9DSOR8/3gRsUKEhUcWkLBZ1q8jxT1w0E6UcmuAkLIYHCn4eS8cBBHq0g/eGMo/rWacp5lt"
+    "bIqKQ+rKYL99oWy0y3nyY78BiwQtmxWKZ3yGR1PyIQEfDzxGdJzvZni1Odl8uz4Vlr8dilJSaOTXJ1x9wtUnXF2Hq48T"
+    "OwNs1DPpJnXl8rbfDD7IctmRX2d31a0sSX9j9C1kqpA6b1m71sVXNepEi240fli1pD20MH10gHg/rFtpzfO495cPR9Ea"
+    "hBNtgkLCxC0PhVWPHv/ctgYwRZvE2iLHy+u6PC84FJbu3I6elYQUe6XRAQ3fqmzsJginNRH6BZj9CoB1zdS3GP5rIS8p"
+    "tgZ/n8rXJ5h9ZG58rDC77kQ3AMWjrWDvUXFW8zUz+fvQO8Mdnh7o9sV5aA19ffzH//zr39RNBjddUd8C9W/UmlW/+lC2"
+    "CpXbi0+vzFrANGpUM2loru0k6jIYcOey23nW4X75m7UuDnP167aa90c3bfWB+gFWGytC7/q8r086cSW5SYS+h6B2DGrF"
+    "lIJCzre8Q2hl+IRbE+TxNxBhPPeimAv62Z9QMltqEOlg6FcbnWx226/EnhfUvwMYjazatF88nIZ0m7131L99vwl2qXGn"
+    "+/jODW4fyfG4JnMGE64eNOFZGpjInYdQZ/WwQ6T4gcyTF300nVvpRoUNK4ceC3nmtzIsxQc3q1J4dSjyKXT5UwwK9H1B"
+    "Y+pNGdK6zgpA+ACcR1XQP6o++WEZ+09E5YmoPCKisoocc5To7u49e/7i5e+//U4OY+Qv1m2FE1SfYS2/Lar8KroiJErh"
+    "c19rDY14QPZZt38XCNT46sU3UrbPOclUjWbUbbjVuTWJRY3qp44BLZ/5bx2yu5r11ySMu8r7fo1NVnugzhCpf2uA4krx"
+    "grWo/lKFWyI8QSaoLZO4Z0ltZZnVCdlsgrBJlaGutiI3LrT/STEsxx1OoWF9Ty4bi+9tsDhYBhZN5ZiqY8RbOICgi9Aa"
+    "GL7PsXDaUt+sUZ9Y6IYcq+y6JtHzuyU6qy1ADfqka6Jizd3WJBb4Dy/hO/v3hVUeFj72G3KsJeY1UV5+t4l1QLsviFa5"
+    "FalCayY1XFJXYeIFofcovzVEWVQA9cjYu6cxjKQWRuvE/PM+32BNBJC/2kuXPLFU1TTWfrGB8g6oT+sxC6cmSf5yrer5"
+    "9PPu84kKd26GtnHN399Q4/esIc2aoqoh0cvNrBG2A1kjajSYJzqhVt4ssRH2RvhCgKT2C3um0KvR57G+pO7KCVFtptJJ"
+    "rrxPR/TNENSqPimJlkl3nJdpwq8OFX935FS2zwd1UMA3jdI2HUudNWzQLB3r6j/r3q3+0WK0aL92Jt1+LXbE6dEPRydn"
+    "W/tw04AbR0lp/5UobNSMw3pZWl/9+bMNjD8fLNpY8+zNh+NbFu3f/BfHs2W/eJy1V11v28YSfeevmKs+REZF3aRJA1Qu"
+    "Cqi+vmmK2goct30oCnNFjqSNSS67u7Stxv3vPTNLya7ttkCBPgjQkrtn5+PMmWGe51lrGp7RqOHKmlFWcSi97aJ1LR6e"
+    "yMMZla5pTFsFihsTybThmj1d27jBf7KNWfOEDAXXt9VEHnGz5KriijzjoS/x2nmKfBOpsTd4rmfjhpspfR8Y/2ygcGnr"
+    "mq433AIrmnBJLTPuVMNo3OFgPaHoWqCFDXOcUGdqjpEPZuR7GBITbp5/CA4grdxvKsIJ+vb94pS4veLadTwdZfCoM9Eu"
+    "bW3jFo6e8S+9hbX0bhs3OPxy+sWnuEtx1QCcaTiaykQzy4iu2IcUohfT59PnoyxHJL/8T57TG27Zmwgnl1ta9n7NTCvv"
+    "GtrAoBrHpt32kCpHrYsE5DiFwV9l2Sfpniz7N2Oeacxx2Sd05NroTRmzLKezFD0TqOiS/8nnblsk220MtHJ1BRPGXAdG"
+    "ljwuWNsrSR4ctDU/C8hH3CAZsrvz7gOXkWwboqnrAHd3LgHJk/j9o6DIxcj+sA92ihV6fTGhXslh4nQw8qF5dLQ4OZmf"
+    "/o+m0+mQ94LGgC9yR7qCOSFWrtdL+AYO19vHjJhQ8XHkLkczir7HaiR5xgqwvxXYTqEvSw5BSbXbujKIBPay985j/XF0"
+    "adsqnZpIQYWALO3XG9vGATJhroyte89TWuz/p2Qr4N42MRw3OQ10bUKk2sJ+txLHsFVi80YSYXYBfibh7HpN6N5Vt9zn"
+    "Q4tiRavarMPsz2M61NGzjyORCJh+Zeqef3uGCF/yFkbB3s54vIvghewJhwh8OpUXWnxB0qsUgrG2PRBjH10YSrDS7O4t"
+    "wB2EKvzBH6eKFMB0v+4b1tdIBfI6+Ck+HqZ6x41LBscY9LHt+imc6d8xiW+62tiWFu/O3y5OCwoGDivrpdYSCuA0IlTC"
+    "9eTkWGI6kdRZ71qxE1u8NcsaRCldu7JrrRUpzYpXpq/jgRamEBRa04q9kufB4kPkK6WvcRUTQ3a2d8QojfeWgx4IYkMq"
+    "nQh/vLvi1rQlF1NJyYbrrqBr5y9DAlFXJBmnDuKLS3Gi6SLosI9W4mLSYANrSyuKp0wNSYgKVBMeXfgknhWIwTeI/qsD"
+    "TU5tQwz3vVHihp2stiJNcK+QP4XYMqfaSb6S1oH2JaIyDhF0WCP1CU9wGtMJxRW7sRVk9SA1jq3r9xwwspdQgUgCwi0N"
+    "JVmd5425yQfqnBazIWao/LYU4S7uW95HIZ1U/UPCDABnx/8HX9xqFVjQUBFr+Lg05WVSxh5NTVRYHDwx7RZZEzlEaB3S"
+    "80T55fnSxHKzqx/N/ncaOAiPvdOXIahYj/BghCda9CJEg8bc1Z16kOKaJGHPIdUSNuVmkqIj2l1YSSUmAYQEGb7iu2Yk"
+    "dJAIwgd3nd/bUmhpz4fWpAHvK+vukjnZR191WXvWoEnwK247UZiRnhZfGtvwxfA0+Rvsr3eLQZ+/nr8/fv0Kro7FR80b"
+    "gBth0UCbg8O/K/WUx1zL8t38/BvUibeRg4ZiuY2JsfJmJ56Dp4867lNe3vNtt03c6729axR/7aqQZ9+KxskgKfQ/xqCQ"
+    "eoBmldoZCjlUHKh8pBFA5EMc0pUNSWMZo8M/j84uLKl0A5ceFfBAGltRGzJdx8ZrySY80P7LdGB2Oj85/qpIM8mxqEcJ"
+    "U0OW3eofuh26obRWLBo2qpG32S0mrv0Pu5/j7e2+T8uTF1gX4qVvTV1ggZz1EJsOnEPWdi0XSbWVdM9hQJMu0jkfdxqC"
+    "IW49VcDPBLCXpq5oKPJKm6iyfehLOnWZwXsRAHTIgBDILHZPCT1/UCsS8CsBfiSmt3R+78QjIZZ7QHo9habiQzxEElh1"
+    "9aefE/DrLwS5sUEa4UXFHbcVt+U22d9BpKRY46NrbNDxdD+UJWTZJ1NMwn7xmZodwV4k9aG5HrZ1Mqzk+bBDNegaES2l"
+    "LwnqDudzwVHRu5CkJN/nmHNYAESuRDOF12anjpQ2HiqnVcOGDm3LTbpos93Bvxb4tP/CrECHCyj9zt4h6WLvZDhoNPWV"
+    "raAhInoTMCCmIIkZCYkUaaYpSBInwzAWG2k/2jorxymMKxlxYecvPfQS2ZrcO6U7S9fXlW5dstZX5PYQzqI+0O9hrZab"
+    "WWMiGZx6+XxPbt93MYXs7d2SxkfR1/kR/Zfev33z9vQcWgByaXsWL6Q/BXF6wHv1UnPJvrGtGeDO9ysaA+T8+Ozkr1DS"
+    "R0XqE9lTY55+waHdLpAt/Z/K693pm9Q0npwN5XsPZ+a04msZcroaQZXZF0kAjQTix/kPqdk8PVzKpyJoU7raQYKOFt8t"
+    "zt4rIuaxiPJJO2baBEl3Qb1kmp1Iztv0NSPmPgk/fIICMLFfL1G/tHFXrhxkYd8t9OWuF0D3FmkkTfQeyueJseDhkCwf"
+    "OX8+uevAN81+Bwm8Xww="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8725,13 +8760,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8744,34 +8780,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11709,18 +11782,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -12020,7 +12094,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -12054,8 +12132,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12514,8 +12603,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

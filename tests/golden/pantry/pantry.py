@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1533: the first handler from handlers.py
-#     line 1645: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14164: the tables (commands, groups, errors, result shapes)
+#     line 1569: the first handler from handlers.py
+#     line 1681: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 14257: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -524,11 +524,13 @@ if TYPE_CHECKING:
 
         def write(self, text: str | list[str]) -> None: ...
 
+        def emit(self, pieces: Iterable[bytes]) -> None: ...
+
         def pieces(self, value: object, into: list[str]) -> None: ...
 
         def send(self, text: str) -> None: ...
 
-        def reply(self, ident: str, result: str) -> None: ...
+        def reply(self, ident: str, result: str | bytes) -> None: ...
 
         def fail(self, ident: str, code: int, message: str, data: object = None) -> None: ...
 
@@ -606,7 +608,7 @@ if TYPE_CHECKING:
 
     def _mcp_prompts_list(
         server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> str: ...
+    ) -> bytes: ...
 
     def _mcp_prompt_get(
         server: _McpServer, ident: str, params: dict[str, Any], modern: bool
@@ -614,11 +616,11 @@ if TYPE_CHECKING:
 
     def _mcp_resources_list(
         server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> str: ...
+    ) -> bytes: ...
 
     def _mcp_templates_list(
         server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> str: ...
+    ) -> bytes: ...
 
     def _mcp_resource_read(
         server: _McpServer, ident: str, params: dict[str, Any], modern: bool
@@ -1096,7 +1098,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -1129,11 +1132,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -1144,17 +1150,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -1225,127 +1261,127 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTgsaW5wdXRzOjM0MixsbG1zOjE2MjEsc2NoZW1hOjM3NzAsc2tpbGw6MjAxMAp4nHVTTY+bMBD9"
-    "KyOfYbe9Zk85rNpK2x7S7OaAOLgwgBXwIH9sFFX9752xIaEr9YLR482b55nHb9U7irNXu6pSquCHD9ScVaG+0gWm2AxA"
-    "HZBFMAEnCAM6fvUPqi4q5XAlH/Ib4Du6K/gBx66Akfre2B6052LoCZeyizaBa058QLTBjCILwUyiDHEGcglp9Dii48M2"
-    "OPonOLqIcBnQLtCIbRaMHlnvqM+YnLJhbZPfgnufxUJnnA+5lptyF9EfNWNcwCzbQsddL4MOWXJ2NM3icjRMEnZGfCHu"
-    "ZmdsKt0tMPzYf3+Gqiz3hy/wtn95fa7XCVF0DW6FVixLOdRtVlpxeD18U3W9dSFrGWie+Sql6Mj0HF8QNKw4JP31EnJF"
-    "F62VDxTDuq7GzGLlZ+x7XhhXZwg67nOrMxbSMh/ERF2ohqaJB5Qjsiy8qotP8mDEsnlVdHr0mE3fUpFJTClLH5AzxmKZ"
-    "ncOl7RU4fCwtrZh+D8e2FBuS7vfiOzktnrmf/+dl2c6H4f1jjBxutE8p4IFSSRqbsH7Ftsfw0b/8HMKc0baFjA2jo+1d"
-    "lu7r3DdtW+OHjdyRYyGQyDVE51vjhhPhMW3PB+0COmZP2lg+WvQeXXJ1Ggx7yeQc8I2LewbvW2Nv2gZ33T0+GvuOlqdw"
-    "ZckbaCmgjHwdJfdwRIEjoNIC/vwFFgdm63iczZJNa8MwDIbP7a8wZocN0iTtbrlv7DjGYIdQqJsojZv4Y5ZMKaX/fU6T"
-    "Q/bBWgaF+WIsXlnvI2mKZIpmkh/4DRY1KMEzXhNZzJJki0bP+mhs3CYpnagoWaSLdDZfJIM84rS3ELLMegsFhbd1xoIj"
-    "CcizA9dCQXcPKiQn9SaoSsDCSUvS6BB+qwUxMqw1pmHe8uMx4g7evXRQ8izvf1lGXJSl7FJE+zyqUokW4Rjly+XUwbWB"
-    "kMDiiEhqgg24b0hPZseU0HvmjNclxidBJXxLPLvv+M6y7ISka4JAYYKxEYr2aj2QDEbnaZxe5NUj/JslItHA3zeotzTJ"
-    "tW/bU8B4sv40iN9NOqjOe3ytgQUhONAFMMEKT0xo3IFjnUNkt6sqFGZ90Yy9PDyu7mIeYExVIdCPi6eklsornqWj0aUh"
-    "p5VKnkmZf5p2d752ruO6oHEf+Jp3mnic7Vjfb9s2EP5XCL0kAWwlxd6ctUOBpWiHYhnabHmojYmWTjZriVRJKqmX+X/f"
-    "d6Ts2LWW2h36tjxFJI939913P+iHxBtTuWT04SHRsqZklMypapJBUpDLrWq8MhqLP5u8rUl7yd+CZQZCGy9yWVVyWlEq"
-    "rmQ+F1m47cMk5bsyoZzwcxKukTkNHTXSSk+FyE1dS12IRvq5MCXO4GBjzczKOhVv9J1ZkJBBi5BOZM3Sz6G1kdrbZdos"
-    "xY98/QsxHH50WD/58U5WLb04ycS9wo1Z953hjl/eX/8qzPQj5V7U0udzpWfQJ324/QSXK920/n0+p1pml0J5IbW7J+uE"
-    "0RTFSd9RZRrCinC+MK0fiOxhnJjFOBkJb1saiHFSSC/5O03TVTYQ93PjSGS8mkXNBGWQfdQmTqWw5NrKR4sAAkMq9dpg"
-    "LMQoTAEaAwGlUWCjiPG1AAto4nSnTnlHVXmWipeilKpqw4Ho1KPdpaxcMJysNZZXsLVQuhgnvFqTc3JG8QOoQeVq1QEs"
-    "Yace/kXWCPoMxHJT0KXIxokDP1rHd40TmTNV/rT0qVWWcGvGcQcIMUaaPvsPEwDFBFkTolIaB7wRttWCT6Q9wXcdemto"
-    "nKA7ssv1JQN2XwSnXMBlY6JjQCoDAkQ0GLG89eK0Ji9TxFHnTM/LHp0xbuLd1asMqzPonMp8EWwv26oSHrae9Rk7HE45"
-    "9hl75MADvQwp40aRWm+DwxwU1eHeeRE/AjcBfNZRT+lBoOWGkQyYIGReiozdYnIyekj8suF0jlzCNhKsIesVIdsfVqtB"
-    "sk3GAwRWg02JcN7ki70a8drci7rNQ0qzlcpT3fFTuWMN7FRtTjlvkbp7Om9jKiOsZiHaJmG/1pRDUYu3TAaJLArFIrL6"
-    "bUtLyIEeJJ44/aUB13DUoWSWsZDROvYH+gPluWm139pBrtGMbL8r6+NwyStf8fk3gBnru2hCVmpUk1Cvg35LsrjW1fK1"
-    "Ym2harEr+AeJekdxuXNRFVQ3xqPeP57ejj+KUC8D3sX1LiEDLAOEZjbjqosChkScGTqeC85T43og6mUg55gFSEXQU1Ap"
-    "UTCT0Q+M53E0eNqoWIkPCFx3cPK1mDzy65uCci+V388PLAoQRlWBnF7VnIzIFGFsLL2oRiiFudQ5Ve5S3OBWNC/S3VJF"
-    "xfHhotwA/q2Duq2nXby6cDy7SC++e0Sm6PEk9TdH5L9lSetoLx43ckGhOKJaoNFziRwgMxacIKWyzkfslV/PTpXEGgQG"
-    "oZeViNo9Sl461mP9hkeaJUuP0JKX5M61EZ9aWMszWi0L6nKOe88Irahre7BryNc+h8jfEDnFpcMhPs4u0XNeBRUKZbwm"
-    "Wf3EzXwjCfXDsDfkved/vHz7+9V3LuwegP1f1Q+s6kdWkAjUFmMjYj1lXRY9A0/H4Y4bYYS9l2GkAlnDmCSwJEPRGQVR"
-    "SyWmAZQVZrcChXkxyp/wdGQXuCjMsuDvzlCWQvRopkHm60S72bFLhomwc4lRceI0Cx5HbEZhBjxLORSmLB31xXiQ1Eqr"
-    "uq2T0cVWybuATKVq9RWRZztVkv/2y1d5PPu/AaqnfGRfSM/8/IC2fLPNGgQ6Cg44yvkcb8Lc42kSIOUDvXbobgPN/boM"
-    "r9U9e7aaTVUlq0mfFdGddVLzpYGnl4JlhCw92U3VTXvaRplsINn431nd2fgdegpUNqRvja2KnbydhCDWjd95vru5aRqg"
-    "NqyUY6vWBeXWotmA3+t9wfubhsIJiVzTvAHmpPv1+FhxaWfhF4Nd47yx+03xNrwRUOz5cpZ9BD301McCNW2LGe0XqM3L"
-    "g+8AVkXgFrXWuN3rInKTnVE2Vw1t4fS+neF9x3UrbokSGG+cVPwOw4i7D9Dhcr3IFMrNexOHN9ivHC+cJ7FBC7E9E8dt"
-    "6OVxM84V/ZBMeNHhWE7RsNYqiMfGNzo/V3hzaoRvyUyPGreX1vBdhdE/PP24kM/XE3n3O4WlfeQOEqnRRG5ifsumqVQe"
-    "8uucfwAKuf+FtUhAuLGxdP25tvJm09JPwo8u5HgKE00lEShO530rDxDZxvAGeVxJ/4jlemEHU/jszh/YyNUWrF3r72y9"
-    "7p7SAzFdhpa0b1vvkQMQ67OpklM8BDqj0qnSj4aFrS3LXnYzUlgPaEyXnty+ff96ELz7B8+5K3h4nO1b627bOBZ+FcJY"
-    "YBxAdty0M7vjdLooup2d7vaGSYBi0TEcWqJtjmVJQ1JJvZ0A+zT7YPsk+51DypZsNXaT+ZEf6Y/UEiXy3PidC48+d+JU"
-    "20LFnWFn0H/ciTqZXCpcFDJzZoXrS2WszjPcetQf9Ae4MynNTKmxUb+V2ig7LlZuzg88++Fx/3s8kCgbG104/9pz4ecS"
-    "VplLlQiXCzlTmbND/MxTG4nC5MvC4Qdmy0sTK/yUIs6XS5nh+bl0Is1nVtBVnim+80sm7cL2sVpeuqJ0neHnjnMrrOfU"
-    "J4fbhS5UUl1eR51Zmk9kOpZmZjvDj58rPnu9Xy3IjDpuVdC1dUZnM1wH9jDFVKZWbXMlM3uljLjSbs40/ePs3VuhskuV"
-    "5oXCHWFdAspO/RNSXMq0VKKbG9ETU/zFsM6OIvCihM7AgJBg0E+TT35VsRMLtYK4JivIz4BYh+WY6OuoRn3gPurYeW4c"
-    "3cpbmFFZuQTXnYpXksloL49+biJ3KV0k6GUB0ult0U3UVJapG/LlURtRvalO1YaYQrr5frleGe0USyVIeK6MikSWOzIc"
-    "L9Qhj09WTlmRT/Gg0EuYFIymTHROJKrlRCUJpFdZlOhKAUN331iREflQmaUJ3z8//6l3Eol+vx8J7axnbr0SFKRAJK8X"
-    "DKnGZqIm5WzD4ATWrGS2n0eo6ko4I2M1kfGCedAZ1JvJVChjcmOb6zi9VDkrOawEbU6U2b9QLLNYpUx9tZvklOzIzbUV"
-    "uKZNGedZYkk+F2GdC0/Elk6X8tPG2AIdRPXsIEJgRjWdQr4bCuI5zDsGVdbvhmmZpl4NVhJe0G65CKb488sfL0R3MIQ9"
-    "QJ1Ljf3lsUTMlF+BIAVKDtbpH9rixBY6TXuJNl9tm2SLWzSS/QliL7AGrpjsrSXjuVrKW5hKgQ3sGQs4LZI8LpdgmbGE"
-    "kCdo9ht7BCuyTsmEiDJlltHeb5Ax1SpNvh7rGMI8C5GomKFt1uul6RI47qnMs3TFpAKvIA/ndZzkzkGLLOEGMepTkUp9"
-    "C+j1q3llYO/nfB869xAbY34xhUfZK42JdPH8a20AMwWzlWkK1hmwX2uCk886iSptRB7Urz0lP756/ZL1VaE+6W3tLFJN"
-    "VzKei25lwQRFKp2ySLes99d8Ym+xA1mHgeehIABiLgwE1GPFMT8kKNJcnhFkVpvoydFBlEnbA/dFCk+V3MLUmxR6P8BS"
-    "qVztXAHoHe0wonp1GE1pml8BqGFbZez0pbozYSSh2nyVwsmb5IeRxOzcOuKgFX4rQQDuirfP37xswjuCItE1qlDSyUmq"
-    "jk7DRsnySZ6QljMxUfSYgo1eAHcxTRXKJRccYFgvdthok/CVsvU4Y3ULUQYeVt751gjH9lWINFc0dAxwrzgcrgM+z9pU"
-    "G+tIB5YDq5zjpgXkJ7qZUuTxd9j1awYTXmuLlQrXhwkR3JAQJqtCWksB4pbCCOPuBt3VohTiZeLNi/c+8j2miIT2oZ6C"
-    "24OMZxkXtwk4KPLeIWVNh8ghesamwyyYOeux8G4T/oT9BFYqzxH8G3k1P2tpWCcHUVMlKHfRUJiDMwz1SR+mC9hdmt56"
-    "WRjCcwpdxBlNI7pn/3z1+nV/mRztJwKRe+U8a45UPPWe8BllH5v0ycqVDZuC4tttJ9mdpnIWkTOKguyRj62QkXEKApcV"
-    "nIAn64o2IiibAF5ORZklioIATgyIVkvTGg124f4EUhbZx0yXKqM4dJM5+pCNMjYEleMqf3sywD9IE5s7llXumNVCRtrL"
-    "LLEuLDeqEDnilKQGgeROoxCcVdRF3nvQY+BUmzzjEMqjXTXvEbLMbMYQi1tMTi04pTAiAahSpLwBrQ0DkV9tEyaLt5EY"
-    "cPSaAcOOyG/FlLvQIsKDPiJeggCf2S5lwWIjIpc6SVJOWgzic5MgF1Q0ikeRFVqgOgs3yEolYRrGbR+MwhXg3WnEP5vh"
-    "My1Q7f1q6OIIEdoMwqCMpBniUo5tgVFO/7tSy5s8QVoBc3EGU7h8oTImnc1jrSby0nBGT3/Xy7F1iAl/fxaJj6/enp2P"
-    "IvH06dm/zp4948wLtkWQrUrkRGBEJZzgaSMmkP1CgbEJpADTSvN8AZeuF6qRNdh8naBBsGTvtDS5P+ZeU85HCCc9qcRQ"
-    "CdJL67hCcE7vTZS7UjCRp+uRMcknKPcZT/T0+AuDFOaSaUgvU1rd7y4pQvrJHowIoTzWTzEUpaU9SVBMb3tVeUqnOcUt"
-    "HMFynJF7+WqvDBUbRfun81z439sxcGC3QBRg+EUK9TyxQ/HUvzOk2OEZzefj4HVELD5SuDoK6tsX37Kl8Ra1X4hqI+9r"
-    "yXY1vxfqHTBrENltxo1DkgaUuYKnz7Sdw9KJjvFWiIpJqCiSpjDDro+JxVs8K/kZL21YSEYWbWE5yESw6ThskNh/VCoI"
-    "ebAnlCwMO9WrAxyFq82wf1xz3WMT+3EVgUkLPm0n3ARNDOWPTr71EESamEqdqqRPVanKH9dLUtbl8WKnjPYThewlxWVT"
-    "FjTC4yURSERzHUxNp4BsMou1xHA3lgYpB/YM18YsxMA1me0yGP93U0gKhnYc2QcSM4CZtqUoC3ZMvm4yDgkvIP5P1c/O"
-    "3LnCDo+PCZBDEtnPzew4MZDu8cngZNB7dHK8TpXB5Lsp0xio8mUxKu0ZGJhxWrEPyRf0F2BknScTYqX9RHdlkmgiVqbv"
-    "a++0euV3kKmds5edhiyWqpb9nfW8xD5vyYp1CXiojVS52fV1XZAfK1n7xyEyp11Kz7+CRjc6CNziXYL62rSbAapk1Qak"
-    "MZJUTpZhd1/Y5iOYXisrZKotA1uMVDOMrrdHcrZfUsKIQqavUCDr5prsSLrSthLH1an9/CEraGcOPt/CQ7WOASdc6wAQ"
-    "06zIpdRGq4iPDA460mmL1Lclw1RtaBjdfzV6cY+uR5XoCTg6W5lj5UbGHttw6X+MGTjHQF7iKBQ5q5+mLHypYKktIdM4"
-    "Qd6KmDKLObdUZgnkCsWEdQm09HJbB5PsTSmryM3CFpLjTH5mrD5J8ipE7ohWLP4YXLpZHe3osBc52yACRN+AX9e1XMSo"
-    "dp/xs78fUmtGt4iOUmbkDSXFk2KWqy3vgfB9WeQOEdzh7gPJkEOAemBdihOKzvBxq4vjqhSgMQFZ98+hbEP7Azo/oPMD"
-    "OregcwBfDsI8WKxRiki9n+DtQWx3m+8FqjqqkZoOxO0rqd2ub8BNgdBQ+4M7ki1ljmWxLnRQ3mOEP9yzp+IcEOWTC3+L"
-    "c4s75gMAdH8weNihY+D90aA/uLeYXcODB8x+wOwHzD4Esxmh7jFgB5DaaGSNUk1QOhyTS6t2IPlcLrjYU3WbwI6i6tzJ"
-    "n0jVDie5aCQt95j4mh7VgKk02kTlDMq+Tax9p1KNAyf3MKx+qNM8eJUHr/LHeZUvHGx3Nsf499zveBSepnlJWF5rmsBA"
-    "j9D1B2Jjj2MKQ1UvgUdRb26VhAhf/elFWJUn97shPAmcx1PVJLjxI8O5judiqWT61+YUwPoeD/ZokNTR4iBDdy0fADGP"
-    "ouJQNPm7p2Ur70XuVrNaE9Zc4n04k+fOMd/pdiouQsvZizd/+99//ktdKrDeK65fgZpaE9yd855qj23514+j3byn3Ysa"
-    "Na3pJjTt9RN1GTRxfDnoP+5zH+51q+WHuUZ1Wa37LrfLezJpObANUcq6Xwg6u5J8+Ext1XTMSy1ekjNL30oLopVR1POl"
-    "6bjwl2zTq8ln3GZBx4l0lJptHTz38eqdhU4y2xfQNPuLp1OrDu1DDWHgoNnTQ32hXzfBI2oIuL/p7RfeZHtscTlBhK0l"
-    "zVRlMzc/oA5yXjc7WIp/kc94N+fzfM7pmr5zQ0flVGW2akpiQ08ttk9TDl53qfDsVCEht3iToZ8Keqd+2Ato7e9AlzfA"
-    "tVUF/qPqUwKmcfQQ4T1EePcnwmvxHGsvMXh08vjJt9/9+S/fy0kM/GLedoOQ0BS0/bSo8FUMRABK4bGvLR65Bfq07d+N"
-    "B2p00/sGre4Fg0zVwEJdTEf9G0GMAtFML+mjl0HTB3Q88t/4yqNd1G8BjH2hzuaIMnzf1OjxmOdFAWH0qHGrs8ktP3Db"
-    "sxTVODd2rQsI3PvsW9lJGv3dAO1rX4ftcIy13YBidosgH/zXDzlP3r/JQU/KZKZ2w5V1BwvNQekBOwpVmtz2dz3v9ahx"
-    "wBnrQtXkdFbOZtQzyw1yGPLtVhWTmj6/yuPFroAOf69VMom281b7pQHiK87zxY2yiRHtt1SYPnA+4Qd9HaldJKPa53fh"
-    "WzmmrzS6U320h/BDZ5cgPecP+MLC9VuVFF/yuTB3ElF0t/4qwLcVSaN2BXjQK0tElucBQ4si1b6f8zhEvTvUZrnjnLQq"
-    "cIXLisrzdZHnG26g488DrfBNr1WH4q5K9rzSIsoxuMIjbiPT83CjIVvyBsefidjrmnhDUSjQ/C50aEX0/R49sktj6yMH"
-    "SK6NplROVFoR1Z/wVzWBMB6qUfY8VM/4PkuFP6Tbpe+LD3L/cVU+WKfJtZIAdbyN4zxRDKU1f91a0HueiRKOF2kSNbJS"
-    "saGknrbM6oSgbA4zS5WhPsAiNy40TEoxKWf9Ti1N99WExuInByyO/AmLpnJGp2vVnude3uqbzfBFk4U72uo0NupXJrpB"
-    "x245pUbRk/0UndcWoE8aiNcEWMX96UQWMjtewleeT4VVPuD9OGrQ0VqJqZHy3feHSKdAdkkJo9uhKjSzUosqnUcmnhB6"
-    "jiK3Bimbkk/dMk6+UhhGUtMnsHv9QaRvSafUdnPuWVt2q4zVWPvbA5h3yGdCHd+3lfK3flWXrJ/3lPtaudc1NNpr/mKJ"
-    "WuVXDWpaqmgNir47TBphO5A0okZLfqITan7OEkDdJHxuyVT7hX0ONKwVBmb6kvpR51RE4CJBkiuv0yk5ILBV1byi7XIC"
-    "/FSa8KMTxV9qOZWdsk+lqha32dI2nQFtGzJo1grr7D8e7Gf/1eZt0X3hTNp7IY7F2au/v3p7fnQKNY251ZaY9t/VQkZN"
-    "O6zXIeurP3l8gPDXL4su1jx/+fObGxYdXf8fuZfc53ictVhRc9s2En7nr8CpD7bnRDppcp2p3PbG47qpO7Wdsd3Lw82N"
-    "CZGQhIgEWAC0rInz3+/bBUg7sdLLyz1kIpDAYne/b79dOs/zzMhWzcSkkya47SSrla+c7oK2Bk+PRXwuvHJ3qhbBCrlU"
-    "JvgZftrGT0XnbNsF/HDK295VCj+lqGzbSoP9KxlEY5de0MoaFZ9Iv/aF+MPTUnvh17ppxGalDI4GvBRGqdoPd+/7YKs1"
-    "3xB/bKQOU9F7dTATrjdCB7HRYSXy/L23hq9ySsb7fru+vBDK3KnGdqqYZPCsk0HPdaPDFhFeqT97Dcvi7TascPhV8f3f"
-    "KUyyG+/HoVYFWcsgZ5kQd8r5mJyXxYvixSTLkcQf/pbn4o0yysmANM23Yt67pVJigfSIFTxqcKzotkeitsLYIFStQwGP"
-    "f8qyb9JFWfb/SXfG6cY934gTC/OyClmWi6uYOelF2cXYU7zdtox+6+DFwja1cmJfNV4BIaemYqnvyDCC043aI5jCCkjQ"
-    "brj3XlVBaOODbBqPUEfnFtYJivkdWaGbgXzah1DZDb6/ZGjZ8yK5+cxBcXJ5fn588bMoiiLBXop9XFDmVvAKDvlQ256v"
-    "UfeIudk+J8RUlB8mdj1Bfl2P1YRQxgpmP5bYLnxfIccxn8PWhUQusFc5Zx3WHyZrbep4Co9b7Adq43qlTUgmo82F1E3v"
-    "VCEux98ROTY4+kaO4ybLqW6kB7Ia/tsFBYatlJw3BMWI/x4ltOsZ0zFUOx8R4ZpYiEUjl2DUl5Oa6mjvw4TEAb7fyaZX"
-    "H/eQ4rXawis43EmHdwHUoD3+CJmPp/KSi88TwswieKvNAXn7/EZfrVQrh4tL8AfJ8p9EZFmLiOZu2beKXxO5+5AipSiP"
-    "YsHjyrkCzxQYpM1yl53if5JJ3XeN1EZcvr05u7wohZcImamPi5MZ2OOciArBxzD3Ka1TQk87a8hRbHFazhtwpbJmoZdc"
-    "MAIQ12oh+yYcsGwRR6E2hhwmqJPLR4AsItjaWgkF3dk+cqOSzmmoFh3w5APVD8lUgRK8U0aaSpUFgbJSTVeKjXVrH41w"
-    "KATHhYX64tKkKbPPhSSKsIS3lSbJY7L6KLUlCgqPbl2UzxrUUPdI/+sDRqfRPvin0TB3/SCsRt0TI0VJP0ry5RiyRYAZ"
-    "vwGlwPwKWYHwgw9LYB/tkZ1WdsRytt3qGrp6EDvH1vYjCSTtjdJJ6aaOEr3O81be54k7F+Us5QzFbypS7vKp5z3pLBf+"
-    "M8YkC1env4AwdrHwisxhwxJBzmW1jvrYo60FhEgRnkuzBWwkisitBT67SjDP5zJUq6GGGP/fOXVQH/0oMimtWE/wYIIn"
-    "XPmkRkloHmuPY4iZjbowsogFRclqNY35IQkvNYGJMQBJAcZ3I4SeCUE5RBB2kz/ZUh5EDL2qHDLxWY0Yop2QXaekY+xi"
-    "9hD+D/HA7OL4/PSnMraoU6JRBcr7LHvgH+IhKSPJLBatklwsD9kDeu/4D7tf4O3DqNn05CXWJTRFOSObEotjI3qwroMm"
-    "IphBfqGOuiYlTa2a9KSzLgxkQjtfFmzwWzLYk8CzNYBds6Ayz5JCTXmRoiciQCzR0enp05Jw6j17EQ2/JsPPqupB3Dw5"
-    "8awi6R7gy6egLs6HI4CguMD+/Z9o+LvvyXKrPUniba06ZWplqm30vwNZEcwnjsVrtOdBZWzR0TLto44Wbb/8lt0OulUA"
-    "9XN3nSRqo3HledrBVNwgoxUJFFkd7PyD7DD3bwmUGPsxep4iA8Raqh1qX3IoEhE3HjFtmcpJqjXe8UWr7WD+OzIf99/K"
-    "Behwi5If/E2gk7/TdFAy9LWuUULE/SkYEGKSyI1oSbClGUMQhYtGIyxWpEOsobVVMY0LGnjg5589ygZoTZ+c4p2V7Zua"
-    "t86V2DgdgjJHCBb1AeGHt9xR5RKtKQX16sVIbtd3Iabs7HEp9k+Ca/ITcSiuz96cXdwcHCGRt6zTFAXplKegk73XrxhL"
-    "5VptZDJ3M67EPozcnF6d/5WVOGNGuch2d3wa4QUVPNT3V7sRbQ+0ACtBrINqKclUkX73xJA+AnD4Kv5KndGjzy2mNPwu"
-    "ufNztpbI/m4z9AkBG+/wH/Qg6IaxJZYS7/turFWivkt0xZRzgzEx9ptHBu+8gEbYFOWNXCsOj8hrOMgp9STyk2s2GowT"
-    "8Tjs4UAkI83NGx6GhTgLaIBbOkzdeqv8IQbsgVJ4VasUOfFlhkJJDIM3OVn9EUcecIRG5TzHAmBOfuELqGigrM0/J0/O"
-    "4e6cX+X06sd/Hf/+xyn5cXov267Z2cEo8EWDb5Pdt5dZdhknsVjLSSt2Wfp8OKTx/i9mVh50Yg95Gyea3QyM4w4IY7sO"
-    "EOTU8XEcZALtrm8urwizdyhA6gfDLp4LRigIqGFkg6rtZkC6x0Gr0WrzvNZ+JX4+u/4V5q/7JSaFwOXNr7lbD6bRIpna"
-    "COZLZp8MKu04e5djl8dj7cT5yVuRvkbS99/V8NW4OzXDR2V6NDs81BgVDDKzhdOnXGhco8TLFRUvDTWxYGUcKr/GKEQO"
-    "RJix9saHeyyS/DGLj0gev4e56au8hE/+8AN9iXyE3cskJVP6EKeHX2unkXNUeTJUzLWBseMoLYLfsX/zbeB8ftnip+gs"
-    "6K8bNGVhhkNslVrxNzV9DFIFwFE8DWo3jAwiPh8CffkU2X8BlsMbYw=="
+    "Y29tcGxldGlvbjo1MTg6MTA4MCxpbnB1dHM6MzQyOjEwOTgsbGxtczoxNjIxOjUyNTAsc2NoZW1hOjM3NzA6MTYyMTgs"
+    "c2tpbGw6MjAxMDo0NTMwCnicdVNNj5swEP0rI59ht71mTzms2krbHtLs5oA4uDCAFfAgf2wUVf3vnbEhoSv1gtHjzZvn"
+    "mcdv1TuKs1e7qlKq4IcP1JxVob7SBabYDEAdkEUwAScIAzp+9Q+qLirlcCUf8hvgO7or+AHHroCR+t7YHrTnYugJl7KL"
+    "NoFrTnxAtMGMIgvBTKIMcQZyCWn0OKLjwzY4+ic4uohwGdAu0IhtFoweWe+oz5icsmFtk9+Ce5/FQmecD7mWm3IX0R81"
+    "Y1zALNtCx10vgw5ZcnY0zeJyNEwSdkZ8Ie5mZ2wq3S0w/Nh/f4aqLPeHL/C2f3l9rtcJUXQNboVWLEs51G1WWnF4PXxT"
+    "db11IWsZaJ75KqXoyPQcXxA0rDgk/fUSckUXrZUPFMO6rsbMYuVn7HteGFdnCDruc6szFtIyH8REXaiGpokHlCOyLLyq"
+    "i0/yYMSyeVV0evSYTd9SkUlMKUsfkDPGYpmdw6XtFTh8LC2tmH4Px7YUG5Lu9+I7OS2euZ//52XZzofh/WOMHG60Tyng"
+    "gVJJGpuwfsW2x/DRv/wcwpzRtoWMDaOj7V2W7uvcN21b44eN3JFjIZDINUTnW+OGE+Exbc8H7QI6Zk/aWD5a9B5dcnUa"
+    "DHvJ5BzwjYt7Bu9bY2/aBnfdPT4a+46Wp3BlyRtoKaCMfB0l93BEgSOg0gL+/AUWB2breJzNkk1rwzAMhs/trzBmhw3S"
+    "JO1uuW/sOMZgh1ComyiNm/hjlkwppf99TpND9sFaBoX5YixeWe8jaYpkimaSH/gNFjUowTNeE1nMkmSLRs/6aGzcJimd"
+    "qChZpIt0Nl8kgzzitLcQssx6CwWFt3XGgiMJyLMD10JBdw8qJCf1JqhKwMJJS9LoEH6rBTEyrDWmYd7y4zHiDt69dFDy"
+    "LO9/WUZclKXsUkT7PKpSiRbhGOXL5dTBtYGQwOKISGqCDbhvSE9mx5TQe+aM1yXGJ0ElfEs8u+/4zrLshKRrgkBhgrER"
+    "ivZqPZAMRudpnF7k1SP8myUi0cDfN6i3NMm1b9tTwHiy/jSI3006qM57fK2BBSE40AUwwQpPTGjcgWOdQ2S3qyoUZn3R"
+    "jL08PK7uYh5gTFUh0I+Lp6SWyiuepaPRpSGnlUqeSZl/mnZ3vnau47qgcR/4mneaeJztWN9v2zYQ/lcIvSQBbCXF3py1"
+    "Q4GlaIdiGdpseaiNiZZONmuJVEkqqZf5f993pOzYtZbaHfq2PEUkj3f33Xc/6IfEG1O5ZPThIdGypmSUzKlqkkFSkMut"
+    "arwyGos/m7ytSXvJ34JlBkIbL3JZVXJaUSquZD4XWbjtwyTluzKhnPBzEq6ROQ0dNdJKT4XITV1LXYhG+rkwJc7gYGPN"
+    "zMo6FW/0nVmQkEGLkE5kzdLPobWR2ttl2izFj3z9CzEcfnRYP/nxTlYtvTjJxL3CjVn3neGOX95f/yrM9CPlXtTS53Ol"
+    "Z9Anfbj9BJcr3bT+fT6nWmaXQnkhtbsn64TRFMVJ31FlGsKKcL4wrR+I7GGcmMU4GQlvWxqIcVJIL/k7TdNVNhD3c+NI"
+    "ZLyaRc0EZZB91CZOpbDk2spHiwACQyr12mAsxChMARoDAaVRYKOI8bUAC2jidKdOeUdVeZaKl6KUqmrDgejUo92lrFww"
+    "nKw1llewtVC6GCe8WpNzckbxA6hB5WrVASxhpx7+RdYI+gzEclPQpcjGiQM/Wsd3jROZM1X+tPSpVZZwa8ZxBwgxRpo+"
+    "+w8TAMUEWROiUhoHvBG21YJPpD3Bdx16a2icoDuyy/UlA3ZfBKdcwGVjomNAKgMCRDQYsbz14rQmL1PEUedMz8senTFu"
+    "4t3VqwyrM+icynwRbC/bqhIetp71GTscTjn2GXvkwAO9DCnjRpFab4PDHBTV4d55ET8CNwF81lFP6UGg5YaRDJggZF6K"
+    "jN1icjJ6SPyy4XSOXMI2Eqwh6xUh2x9Wq0GyTcYDBFaDTYlw3uSLvRrx2tyLus1DSrOVylPd8VO5Yw3sVG1OOW+Runs6"
+    "b2MqI6xmIdomYb/WlENRi7dMBoksCsUisvptS0vIgR4knjj9pQHXcNShZJaxkNE69gf6A+W5abXf2kGu0Yxsvyvr43DJ"
+    "K1/x+TeAGeu7aEJWalSTUK+DfkuyuNbV8rVibaFqsSv4B4l6R3G5c1EVVDfGo94/nt6OP4pQLwPexfUuIQMsA4RmNuOq"
+    "iwKGRJwZOp4LzlPjeiDqZSDnmAVIRdBTUClRMJPRD4zncTR42qhYiQ8IXHdw8rWYPPLrm4JyL5Xfzw8sChBGVYGcXtWc"
+    "jMgUYWwsvahGKIW51DlV7lLc4FY0L9LdUkXF8eGi3AD+rYO6raddvLpwPLtIL757RKbo8ST1N0fkv2VJ62gvHjdyQaE4"
+    "olqg0XOJHCAzFpwgpbLOR+yVX89OlcQaBAahl5WI2j1KXjrWY/2GR5olS4/QkpfkzrURn1pYyzNaLQvqco57zwitqGt7"
+    "sGvI1z6HyN8QOcWlwyE+zi7Rc14FFQplvCZZ/cTNfCMJ9cOwN+S953+8fPv71Xcu7B6A/V/VD6zqR1aQCNQWYyNiPWVd"
+    "Fj0DT8fhjhthhL2XYaQCWcOYJLAkQ9EZBVFLJaYBlBVmtwKFeTHKn/B0ZBe4KMyy4O/OUJZC9GimQebrRLvZsUuGibBz"
+    "iVFx4jQLHkdsRmEGPEs5FKYsHfXFeJDUSqu6rZPRxVbJu4BMpWr1FZFnO1WS//bLV3k8+78Bqqd8ZF9Iz/z8gLZ8s80a"
+    "BDoKDjjK+RxvwtzjaRIg5QO9duhuA839ugyv1T17tppNVSWrSZ8V0Z11UvOlgaeXgmWELD3ZTdVNe9pGmWwg2fjfWd3Z"
+    "+B16ClQ2pG+NrYqdvJ2EINaN33m+u7lpGqA2rJRjq9YF5dai2YDf633B+5uGwgmJXNO8Aeak+/X4WHFpZ+EXg13jvLH7"
+    "TfE2vBFQ7Plyln0EPfTUxwI1bYsZ7ReozcuD7wBWReAWtda43esicpOdUTZXDW3h9L6d4X3HdStuiRIYb5xU/A7DiLsP"
+    "0OFyvcgUys17E4c32K8cL5wnsUELsT0Tx23o5XEzzhX9kEx40eFYTtGw1iqIx8Y3Oj9XeHNqhG/JTI8at5fW8F2F0T88"
+    "/biQz9cTefc7haV95A4SqdFEbmJ+y6apVB7y65x/AAq5/4W1SEC4sbF0/bm28mbT0k/Cjy7keAoTTSURKE7nfSsPENnG"
+    "8AZ5XEn/iOV6YQdT+OzOH9jI1RasXevvbL3untIDMV2GlrRvW++RAxDrs6mSUzwEOqPSqdKPhoWtLctedjNSWA9oTJee"
+    "3L59/3oQvPsHz7kreHic7Vvrbts4Fn4VwlhgHEB23LQzu+N0uii6nZ3u9oZJgGLRMRxaom2OZUlDUkm9nQD7NPtg+yT7"
+    "nUPKlmw1dpP5kR/pj9QSJfLc+J0Ljz534lTbQsWdYWfQf9yJOplcKlwUMnNmhetLZazOM9x61B/0B7gzKc1MqbFRv5Xa"
+    "KDsuVm7ODzz74XH/ezyQKBsbXTj/2nPh5xJWmUuVCJcLOVOZs0P8zFMbicLky8LhB2bLSxMr/JQizpdLmeH5uXQizWdW"
+    "0FWeKb7zSybtwvaxWl66onSd4eeOcyus59Qnh9uFLlRSXV5HnVmaT2Q6lmZmO8OPnys+e71fLciMOm5V0LV1RmczXAf2"
+    "MMVUplZtcyUze6WMuNJuzjT94+zdW6GyS5XmhcIdYV0Cyk79E1JcyrRUopsb0RNT/MWwzo4i8KKEzsCAkGDQT5NPflWx"
+    "Ewu1grgmK8jPgFiH5Zjo66hGfeA+6th5bhzdyluYUVm5BNedileSyWgvj35uIncpXSToZQHS6W3RTdRUlqkb8uVRG1G9"
+    "qU7VhphCuvl+uV4Z7RRLJUh4royKRJY7Mhwv1CGPT1ZOWZFP8aDQS5gUjKZMdE4kquVEJQmkV1mU6EoBQ3ffWJER+VCZ"
+    "pQnfPz//qXcSiX6/HwntrGduvRIUpEAkrxcMqcZmoiblbMPgBNasZLafR6jqSjgjYzWR8YJ50BnUm8lUKGNyY5vrOL1U"
+    "OSs5rARtTpTZv1Ass1ilTH21m+SU7MjNtRW4pk0Z51liST4XYZ0LT8SWTpfy08bYAh1E9ewgQmBGNZ1CvhsK4jnMOwZV"
+    "1u+GaZmmXg1WEl7QbrkIpvjzyx8vRHcwhD1AnUuN/eWxRMyUX4EgBUoO1ukf2uLEFjpNe4k2X22bZItbNJL9CWIvsAau"
+    "mOytJeO5WspbmEqBDewZCzgtkjwul2CZsYSQJ2j2G3sEK7JOyYSIMmWW0d5vkDHVKk2+HusYwjwLkaiYoW3W66XpEjju"
+    "qcyzdMWkAq8gD+d1nOTOQYss4QYx6lORSn0L6PWreWVg7+d8Hzr3EBtjfjGFR9krjYl08fxrbQAzBbOVaQrWGbBfa4KT"
+    "zzqJKm1EHtSvPSU/vnr9kvVVoT7pbe0sUk1XMp6LbmXBBEUqnbJIt6z313xib7EDWYeB56EgAGIuDATUY8UxPyQo0lye"
+    "EWRWm+jJ0UGUSdsD90UKT5XcwtSbFHo/wFKpXO1cAegd7TCienUYTWmaXwGoYVtl7PSlujNhJKHafJXCyZvkh5HE7Nw6"
+    "4qAVfitBAO6Kt8/fvGzCO4Ii0TWqUNLJSaqOTsNGyfJJnpCWMzFR9JiCjV4AdzFNFcolFxxgWC922GiT8JWy9ThjdQtR"
+    "Bh5W3vnWCMf2VYg0VzR0DHCvOByuAz7P2lQb60gHlgOrnOOmBeQnuplS5PF32PVrBhNea4uVCteHCRHckBAmq0JaSwHi"
+    "lsII4+4G3dWiFOJl4s2L9z7yPaaIhPahnoLbg4xnGRe3CTgo8t4hZU2HyCF6xqbDLJg567HwbhP+hP0EVirPEfwbeTU/"
+    "a2lYJwdRUyUod9FQmIMzDPVJH6YL2F2a3npZGMJzCl3EGU0jumf/fPX6dX+ZHO0nApF75TxrjlQ89Z7wGWUfm/TJypUN"
+    "m4Li220n2Z2mchaRM4qC7JGPrZCRcQoClxWcgCfrijYiKJsAXk5FmSWKggBODIhWS9MaDXbh/gRSFtnHTJcqozh0kzn6"
+    "kI0yNgSV4yp/ezLAP0gTmzuWVe6Y1UJG2ssssS4sN6oQOeKUpAaB5E6jEJxV1EXee9Bj4FSbPOMQyqNdNe8RssxsxhCL"
+    "W0xOLTilMCIBqFKkvAGtDQORX20TJou3kRhw9JoBw47Ib8WUu9AiwoM+Il6CAJ/ZLmXBYiMilzpJUk5aDOJzkyAXVDSK"
+    "R5EVWqA6CzfISiVhGsZtH4zCFeDdacQ/m+EzLVDt/Wro4ggR2gzCoIykGeJSjm2BUU7/u1LLmzxBWgFzcQZTuHyhMiad"
+    "zWOtJvLScEZPf9fLsXWICX9/FomPr96enY8i8fTp2b/Onj3jzAu2RZCtSuREYEQlnOBpIyaQ/UKBsQmkANNK83wBl64X"
+    "qpE12HydoEGwZO+0NLk/5l5TzkcIJz2pxFAJ0kvruEJwTu9NlLtSMJGn65ExySco9xlP9PT4C4MU5pJpSC9TWt3vLilC"
+    "+skejAihPNZPMRSlpT1JUExve1V5Sqc5xS0cwXKckXv5aq8MFRtF+6fzXPjf2zFwYLdAFGD4RQr1PLFD8dS/M6TY4RnN"
+    "5+PgdUQsPlK4Ogrq2xffsqXxFrVfiGoj72vJdjW/F+odMGsQ2W3GjUOSBpS5gqfPtJ3D0omO8VaIikmoKJKmMMOuj4nF"
+    "Wzwr+RkvbVhIRhZtYTnIRLDpOGyQ2H9UKgh5sCeULAw71asDHIWrzbB/XHPdYxP7cRWBSQs+bSfcBE0M5Y9OvvUQRJqY"
+    "Sp2qpE9Vqcof10tS1uXxYqeM9hOF7CXFZVMWNMLjJRFIRHMdTE2ngGwyi7XEcDeWBikH9gzXxizEwDWZ7TIY/3dTSAqG"
+    "dhzZBxIzgJm2pSgLdky+bjIOCS8g/k/Vz87cucIOj48JkEMS2c/N7DgxkO7xyeBk0Ht0crxOlcHkuynTGKjyZTEq7RkY"
+    "mHFasQ/JF/QXYGSdJxNipf1Ed2WSaCJWpu9r77R65XeQqZ2zl52GLJaqlv2d9bzEPm/JinUJeKiNVLnZ9XVdkB8rWfvH"
+    "ITKnXUrPv4JGNzoI3OJdgvratJsBqmTVBqQxklROlmF3X9jmI5heKytkqi0DW4xUM4yut0dytl9SwohCpq9QIOvmmuxI"
+    "utK2EsfVqf38IStoZw4+38JDtY4BJ1zrABDTrMil1EariI8MDjrSaYvUtyXDVG1oGN1/NXpxj65HlegJODpbmWPlRsYe"
+    "23Dpf4wZOMdAXuIoFDmrn6YsfKlgqS0h0zhB3oqYMos5t1RmCeQKxYR1CbT0clsHk+xNKavIzcIWkuNMfmasPknyKkTu"
+    "iFYs/hhculkd7eiwFznbIAJE34Bf17VcxKh2n/Gzvx9Sa0a3iI5SZuQNJcWTYparLe+B8H1Z5A4R3OHuA8mQQ4B6YF2K"
+    "E4rO8HGri+OqFKAxAVn3z6FsQ/sDOj+g8wM6t6BzAF8OwjxYrFGKSL2f4O1BbHeb7wWqOqqRmg7E7Sup3a5vwE2B0FD7"
+    "gzuSLWWOZbEudFDeY4Q/3LOn4hwQ5ZMLf4tzizvmAwB0fzB42KFj4P3RoD+4t5hdw4MHzH7A7AfMPgSzGaHuMWAHkNpo"
+    "ZI1STVA6HJNLq3Yg+VwuuNhTdZvAjqLq3MmfSNUOJ7loJC33mPiaHtWAqTTaROUMyr5NrH2nUo0DJ/cwrH6o0zx4lQev"
+    "8sd5lS8cbHc2x/j33O94FJ6meUlYXmuawECP0PUHYmOPYwpDVS+BR1FvbpWECF/96UVYlSf3uyE8CZzHU9UkuPEjw7mO"
+    "52KpZPrX5hTA+h4P9miQ1NHiIEN3LR8AMY+i4lA0+bunZSvvRe5Ws1oT1lzifTiT584x3+l2Ki5Cy9mLN3/733/+S10q"
+    "sN4rrl+BmloT3J3znmqPbfnXj6PdvKfdixo1rekmNO31E3UZNHF8Oeg/7nMf7nWr5Ye5RnVZrfsut8t7Mmk5sA1Ryrpf"
+    "CDq7knz4TG3VdMxLLV6SM0vfSguilVHU86XpuPCXbNOryWfcZkHHiXSUmm0dPPfx6p2FTjLbF9A0+4unU6sO7UMNYeCg"
+    "2dNDfaFfN8Ejagi4v+ntF95ke2xxOUGErSXNVGUzNz+gDnJeNztYin+Rz3g35/N8zumavnNDR+VUZbZqSmJDTy22T1MO"
+    "Xnep8OxUISG3eJOhnwp6p37YC2jt70CXN8C1VQX+o+pTAqZx9BDhPUR49yfCa/Ecay8xeHTy+Mm33/35L9/LSQz8Yt52"
+    "g5DQFLT9tKjwVQxEAErhsa8tHrkF+rTt340HanTT+wat7gWDTNXAQl1MR/0bQYwC0Uwv6aOXQdMHdDzy3/jKo13UbwGM"
+    "faHO5ogyfN/U6PGY50UBYfSocauzyS0/cNuzFNU4N3atCwjc++xb2Uka/d0A7Wtfh+1wjLXdgGJ2iyAf/NcPOU/ev8lB"
+    "T8pkpnbDlXUHC81B6QE7ClWa3PZ3Pe/1qHHAGetC1eR0Vs5m1DPLDXIY8u1WFZOaPr/K48WugA5/r1UyibbzVvulAeIr"
+    "zvPFjbKJEe23VJg+cD7hB30dqV0ko9rnd+FbOaavNLpTfbSH8ENnlyA95w/4wsL1W5UUX/K5MHcSUXS3/irAtxVJo3YF"
+    "eNArS0SW5wFDiyLVvp/zOES9O9RmueOctCpwhcuKyvN1kecbbqDjzwOt8E2vVYfirkr2vNIiyjG4wiNuI9PzcKMhW/IG"
+    "x5+J2OuaeENRKND8LnRoRfT9Hj2yS2PrIwdIro2mVE5UWhHVn/BXNYEwHqpR9jxUz/g+S4U/pNul74sPcv9xVT5Yp8m1"
+    "kgB1vI3jPFEMpTV/3VrQe56JEo4XaRI1slKxoaSetszqhKBsDjNLlaE+wCI3LjRMSjEpZ/1OLU331YTG4icHLI78CYum"
+    "ckana9We517e6pvN8EWThTva6jQ26lcmukHHbjmlRtGT/RSd1xagTxqI1wRYxf3pRBYyO17CV55PhVU+4P04atDRWomp"
+    "kfLd94dIp0B2SQmj26EqNLNSiyqdRyaeEHqOIrcGKZuST90yTr5SGEZS0yewe/1BpG9Jp9R2c+5ZW3arjNVY+9sDmHfI"
+    "Z0Id37eV8rd+VZesn/eU+1q51zU02mv+Yola5VcNalqqaA2KvjtMGmE7kDSiRkt+ohNqfs4SQN0kfG7JVPuFfQ40rBUG"
+    "ZvqS+lHnVETgIkGSK6/TKTkgsFXVvKLtcgL8VJrwoxPFX2o5lZ2yT6WqFrfZ0jadAW0bMmjWCuvsPx7sZ//V5m3RfeFM"
+    "2nshjsXZq7+/ent+dAo1jbnVlpj239VCRk07rNch66s/eXyA8Ncviy7WPH/585sbFh1d/x+5l9zneJy1WFFz2zYSfuev"
+    "wKkPtudEOmlynanc9sbjuqk7tZ2x3cvDzY0JkZCEiARYALSsifPf79sFSDux0svLPWQikMBid79vv106z/PMyFbNxKST"
+    "JrjtJKuVr5zugrYGT49FfC68cneqFsEKuVQm+Bl+2sZPReds2wX8cMrb3lUKP6WobNtKg/0rGURjl17QyhoVn0i/9oX4"
+    "w9NSe+HXumnEZqUMjga8FEap2g937/tgqzXfEH9spA5T0Xt1MBOuN0IHsdFhJfL8vbeGr3JKxvt+u768EMrcqcZ2qphk"
+    "8KyTQc91o8MWEV6pP3sNy+LtNqxw+FXx/d8pTLIb78ehVgVZyyBnmRB3yvmYnJfFi+LFJMuRxB/+lufijTLKyYA0zbdi"
+    "3rulUmKB9IgVPGpwrOi2R6K2wtggVK1DAY9/yrJv0kVZ9v9Jd8bpxj3fiBML87IKWZaLq5g56UXZxdhTvN22jH7r4MXC"
+    "NrVyYl81XgEhp6Ziqe/IMILTjdojmMIKSNBuuPdeVUFo44NsGo9QR+cW1gmK+R1ZoZuBfNqHUNkNvr9kaNnzIrn5zEFx"
+    "cnl+fnzxsyiKIsFein1cUOZW8AoO+VDbnq9R94i52T4nxFSUHyZ2PUF+XY/VhFDGCmY/ltgufF8hxzGfw9aFRC6wVzln"
+    "HdYfJmtt6ngKj1vsB2rjeqVNSCajzYXUTe9UIS7H3xE5Njj6Ro7jJsupbqQHshr+2wUFhq2UnDcExYj/HiW06xnTMVQ7"
+    "HxHhmliIRSOXYNSXk5rqaO/DhMQBvt/Jplcf95DitdrCKzjcSYd3AdSgPf4ImY+n8pKLzxPCzCJ4q80Befv8Rl+tVCuH"
+    "i0vwB8nyn0RkWYuI5m7Zt4pfE7n7kCKlKI9iwePKuQLPFBikzXKXneJ/kkndd43URly+vTm7vCiFlwiZqY+LkxnY45yI"
+    "CsHHMPcprVNCTztryFFscVrOG3Clsmahl1wwAhDXaiH7JhywbBFHoTaGHCaok8tHgCwi2NpaCQXd2T5yo5LOaagWHfDk"
+    "A9UPyVSBErxTRppKlQWBslJNV4qNdWsfjXAoBMeFhfri0qQps8+FJIqwhLeVJsljsvootSUKCo9uXZTPGtRQ90j/6wNG"
+    "p9E++KfRMHf9IKxG3RMjRUk/SvLlGLJFgBm/AaXA/ApZgfCDD0tgH+2RnVZ2xHK23eoaunoQO8fW9iMJJO2N0knppo4S"
+    "vc7zVt7niTsX5SzlDMVvKlLu8qnnPeksF/4zxiQLV6e/gDB2sfCKzGHDEkHOZbWO+tijrQWESBGeS7MFbCSKyK0FPrtK"
+    "MM/nMlSroYYY/985dVAf/SgyKa1YT/Bggidc+aRGSWgea49jiJmNujCyiAVFyWo1jfkhCS81gYkxAEkBxncjhJ4JQTlE"
+    "EHaTP9lSHkQMvaocMvFZjRiinZBdp6Rj7GL2EP4P8cDs4vj89KcytqhTolEFyvsse+Af4iEpI8ksFq2SXCwP2QN67/gP"
+    "u1/g7cOo2fTkJdYlNEU5I5sSi2MjerCugyYimEF+oY66JiVNrZr0pLMuDGRCO18WbPBbMtiTwLM1gF2zoDLPkkJNeZGi"
+    "JyJALNHR6enTknDqPXsRDb8mw8+q6kHcPDnxrCLpHuDLp6AuzocjgKC4wP79n2j4u+/Jcqs9SeJtrTplamWqbfS/A1kR"
+    "zCeOxWu050FlbNHRMu2jjhZtv/yW3Q66VQD1c3edJGqjceV52sFU3CCjFQkUWR3s/IPsMPdvCZQY+zF6niIDxFqqHWpf"
+    "cigSETceMW2ZykmqNd7xRavtYP47Mh/338oF6HCLkh/8TaCTv9N0UDL0ta5RQsT9KRgQYpLIjWhJsKUZQxCFi0YjLFak"
+    "Q6yhtVUxjQsaeODnnz3KBmhNn5zinZXtm5q3zpXYOB2CMkcIFvUB4Ye33FHlEq0pBfXqxUhu13chpuzscSn2T4Jr8hNx"
+    "KK7P3pxd3BwcIZG3rNMUBemUp6CTvdevGEvlWm1kMnczrsQ+jNycXp3/lZU4Y0a5yHZ3fBrhBRU81PdXuxFtD7QAK0Gs"
+    "g2opyVSRfvfEkD4CcPgq/kqd0aPPLaY0/C6583O2lsj+bjP0CQEb7/Af9CDohrEllhLv+26sVaK+S3TFlHODMTH2m0cG"
+    "77yARtgU5Y1cKw6PyGs4yCn1JPKTazYajBPxOOzhQCQjzc0bHoaFOAtogFs6TN16q/whBuyBUnhVqxQ58WWGQkkMgzc5"
+    "Wf0RRx5whEblPMcCYE5+4QuoaKCszT8nT87h7pxf5fTqx38d//7HKflxei/brtnZwSjwRYNvk923l1l2GSexWMtJK3ZZ"
+    "+nw4pPH+L2ZWHnRiD3kbJ5rdDIzjDghjuw4Q5NTxcRxkAu2uby6vCLN3KEDqB8MungtGKAioYWSDqu1mQLrHQavRavO8"
+    "1n4lfj67/hXmr/slJoXA5c2vuVsPptEimdoI5ktmnwwq7Th7l2OXx2PtxPnJW5G+RtL339Xw1bg7NcNHZXo0OzzUGBUM"
+    "MrOF06dcaFyjxMsVFS8NNbFgZRwqv8YoRA5EmLH2xod7LJL8MYuPSB6/h7npq7yET/7wA32JfITdyyQlU/oQp4dfa6eR"
+    "c1R5MlTMtYGx4ygtgt+xf/Nt4Hx+2eKn6Czorxs0ZWGGQ2yVWvE3NX0MUgXAUTwNajeMDCI+HwJ9+RTZfwGWwxtj"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8765,13 +8801,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8784,34 +8821,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11801,18 +11875,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -12112,7 +12187,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -12146,8 +12225,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12606,8 +12696,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,
@@ -13146,8 +13237,10 @@ def _mcp_context(server: _McpServer, path: str) -> Context:
     return context
 
 
-def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_prompts", server.program))
+def _mcp_prompts_list(
+    server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_prompts", server.program))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -13165,14 +13258,14 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_resources", server.program))
+) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_resources", server.program))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_templates", server.program))
+) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_templates", server.program))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1169: the first handler from handlers.py
-#     line 1254: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13513: the tables (commands, groups, errors, result shapes)
+#     line 1203: the first handler from handlers.py
+#     line 1288: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13602: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -784,7 +784,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -817,11 +818,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -832,17 +836,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -913,123 +947,123 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM4NDAsc2tpbGw6MTg0Mwp4nO1UsU7EMAz9"
-    "lSgLILUnZjYEAwsTSAxVh7TxNRVt3HOSO50Q/46TtHdFYmM4IdGhiRP72c92/CE7wjA5eVdVUhb8IxjRgyzks7KqA5Fl"
-    "t5F1Ucl2QBvvHuIqFF9O6HqPdMz3zisfHCu8GDwIb0AckN572wlPAFdOZAVWrqP64ovdKq3Z7F7rhBqPM+JEIXl8hAE8"
-    "JMiGlG0NuJOmsCg4oA5IGJXB60K2OI7K6kxtDryqi1v2Vsmy1DB5wy6kzZSiNz7f8bYsd6EHn3YWZ6EubBgGZqaO7M+b"
-    "SKoJPkWkrDsAbWaIp2QYU1MaHGHl480AwTlpPXMY+n1kmiyz1lYNDiL1tVivs3tmcfloPQVYF1OkQp4jpBk+FZqx9dGq"
-    "sW/59NUszSU8iuBgiajUdCy57AujRTxxir11MMpzc4VBi9Yorn0xrwvdBW2fYPZADTr4lpcRmd418wOG2iKlg5vNZRsh"
-    "Z2BEDan9t+BbwwZTcHFpMPfsDw2zrsH8aP6r8IsGTzOEED3PD5nng3RGEeh5Vp5myiXjXE/R7y/wr5adv88vQ10j6nic"
-    "7VY9b9swEJ2TX0EQBZoAjmVn9N5OGYq0RQfBSGjpZDKQeCp5jGEE7m/vkXIK+aO1OnhIUS+06ft8791Jl0WNFi7yF/nO"
-    "FxoaJWdSE7V+lmVPHu1NdztGt8xKpyrKbie3k5vpbbY1H0lat8BeuHiCgvh367AFRwa8nL1I74p4bI08OWOXbFSCL5xp"
-    "yaDl629akSAUqZix3PD/noa4gYPo1wYShsbJoFKhZl/ZhYGWdC+QsQRLcH3DCZt9Dwb6+RaINSh7kPCzWguLpLkYseCc"
-    "pEEo61fgdnJXqvbAYR20+KCxgaGtRAdvCB2DJ2rzDLst/ciSgdyk2Fy0g1LO8oTxfCRVWZoYTtWfehRsi8nn80tPioI/"
-    "I9mtIp2+GILGH3a9+RVAOafWByjcmcYkITCwHkQKtwNBPn+bbJ2kxkGDxOWV5RnpCa4+3dsXHTuL1bz34uv9XZqj7uJv"
-    "nCOLwe9BwlAtjU2D6dYPLtghLGpciVVcECsMdSkKrewSRtvzleCjjD6DW6CHo/PfGGua0PD8H5NNg8zvFfMHnLdCly6u"
-    "x299b3DbWKaoYGPvuayACh2FEnw8FlxkXCWHSV9jJYv9BRSFNWQBbaXRMvPnfOb8V+s/odYhe7NTxEVuQ12nCwzEbwNR"
-    "XKc0Ug0VSMVF24IxEAWj0SEhrGq4+qvHihOLLulM3H/4+HidFiZWld8B+3dc9vip49Pvzy7Tnst0Ej/7oxj7GjCKPwHD"
-    "c2zCeJztWN9v2zYQ/lcIvSQBbK19dYoCxdphG4JlSDf0ITYiWjpZrCVSIym7XuD+7fuOlB3HdrqkG1BkmF9sUcf78d13"
-    "R55vE29M7ZLR9W2iZUPJKKmobpNBUpDLrWq9MhqLb03eNaS95GfBewZCGy9yWddyWlMq3sm8ElnQdj1JWVcmlBO+IuFa"
-    "mdPQUSut9FSI3DSN1IVopa+EKSEDwdaamZVNKn7SCzMnIYMVIZ3I2pWvYNVSa+bKp+1KvGL9r8Vw+NHhxcmrhaw7en2S"
-    "iaWCyqx/zqDk5/eXvwgz/Ui5F430eaX0DAalD+pPoF3ptvPv84oamZ0L5YXUbknWCaMpbie9oNq0hBXhfGE6PxDZ7Tgx"
-    "83EyEt52NBDjpJBe8nOaputsIJaVcSQyXs2iZYIx7L2zJk4lgnJd7aNHQIExlXrjMBZiGqZAjZGA0bhha4gBtkALcEK6"
-    "N6e8o7o8S8UbUUpVd0EgBnXndylrFxwna43lFbyaK12ME15tyDk5o/gA1GByve4BlvBTD/8kawR9AmK5KehcZOPEgSCd"
-    "Y13jRObMlRtLf3TKErRmnHiAEHOk6ZO/ngAoZsiGEbXSEPBG2E4LlkiPZd/18G2wcYIWZFcbLQOOX4SoXABm66NjRGoD"
-    "BkQ4GLK88+K0IS9TJFLnTNDzY0Zj5sTVux8yEHcGo1OZz4P3ZVfXwsPbs6PuDodTTn/GQTlQQa9C2bhRZNdFiJnzonro"
-    "+zjiQ6AnsM969ik9CMzckpIxE4TqS1G1O2RORreJX7Vc0pFOeI0ia8l6Raj42/V6kOzy8REb1oNtm8iBIx30ie95VcgQ"
-    "vlPe2NVTvUqczXeEnLeo2AM7H2IFi+BFmiCSwvnHbONiwT5OJbITBEqJgsLLqIZaX+0oAvFpRnZX8AXEwGnatTdFMyGp"
-    "Dwy+lyuu6dB1pp0PdIncu2c71CLUMmw3lWGAHxfKFmeAByYs6H5In78LAsk66I6FiF4fMJ4MElkUitXJ+tedFGyc2efG"
-    "cenQ/vZSis1SI+xwWoSkWpLFpa5XPwLPzR7Egx/oEguKy7EjoQyoaY3HaXMnvcu82GQOoa7MMuC7NHYeurwlQoOP4k+m"
-    "IR9O4Yfy1LjDfKy3QUtr5erAnQvVqEBRuISDIKi7l5zryfPk0fMkjaUGbwXcOUDgTVGEjsUCT6ZJZ+u/x/i3inr94OPv"
-    "Vxeh08SFp2xmNnVuLzVI2Uzp0Lrs6gZHzGPYxKWy5Ba6NF2NC1kl9Qx3gfi9IdpRZuGgneJic7RDNkqrpmvQIY/RtzHg"
-    "2Sl4RLBbGhsWztLn3lkRNm4WrJU0x36dlITTnonSOf6awklutodGN7qCxH6LZmJ9wxbdl9U/LLcWfDy8JLylmpjNyNjU"
-    "Sh1uxpsCRE7DDQ2Xs0o+vWv/X1T/iaL6hsfMQ8SPuvZ5H/3ZIX507CD8K9g4MjDw9Itxr59GwhC4lGEmGaAieMwQWMIo"
-    "rBoaha2WSgCpc+LZRemxvkvRCQ8Xdg5FYRrU4v5Uk2LrV9RT+dhi2vglw0jVh8SoOHGahYgjNqMwQ52FM9CUpbtHzId4"
-    "v8Plmi9WX97ycmfLyxf82e+uHNeTu+tXQPWlGDkW0rMHx419iLesQaLjxgFnGf3FYtbGcB8gZYGjfuj+BebPyzL84XPg"
-    "z3ZJw1SynhzzIoYT/7ahMKMHnp4L3iNk6QORMZZKh/nqGO5bSLbx9173Pk7+/ZsgTLakPxhbF/fqdrL+Cy6HqMt4nO1c"
-    "/XLbxhF/lRtOZyLNgJQsO2lDOZ5RbbVWY9mupTSTcTjUETiSZ4EAfXeUzDrq9Gn6YH2S/nbvAAIgI1Jyk3Fa+g+LxMfd"
-    "fu9vF1h+bMWptlMVt7qt/c7DVtTK5EThi1HT/FI7HLhSxuo84wsedPZxZDAzI6X6Rr2faaNsfzp3Y77gyTcPO1/jgkTZ"
-    "2Oip87e98Ut1Rc5HrJjIbC7ifIK/iRV2LI2KxEhfqUwM1DA3SrixKi4QuRFy6JQR2nV+zH7MjsTTVMeXYmTy2fQLW6wa"
-    "CSnO51NcF8s0Hcj48gs6ZkZTaazCdRf4oDJnv7noikTFKb5h8SxWQlohsbBMtcQtkIfDGZ2Ji7D0NxciHzJNU5OPjJwQ"
-    "TTgiPQ2RcPKSaJ8LJeMxndHOlgx2IJB85qYz1+p+bDk3h0ic+kCineqpSoqvN1FrlOYDmfZBtG11334sdNFuv7OQZNRy"
-    "4A/frTM6G+F70ACWGMrUqqbgZWavIY9r7UBUpsRfzl69FCq7Umk+VTgirEtA2aG/Qoormc6U2AFzbQE10Gmd7UbMuc7A"
-    "AEvKL5MP3qnYiUs1h6zAOYQLYklNTPRNVKE+cB+17Dg3jg7lK5hR2WwCrlsFryST3loe/dpE7kS6SNDNpB26W+wkaihn"
-    "KSyPvu6uIqo91KlaEDOVbrxertdGO2+jQcJjRRac5U64PAi1y+cHc6csm0om9ESOcJWcJTonEtVkoJIE0oML5TMDO9yR"
-    "bHyw1YzIh8osLfj66Px5+yASnU4nYsti5sqdoCAFInm/YEgVNhM1mI0WDA7yPFUyW88jVHUtnJGxIldiHnQG9cJLhDIm"
-    "N7a+j9MTlbOSw07Q5kCZ9RvFEi6Y1jzeu7sb6xAqrIpzihSQz0XY58IT0dDpRH5YGFugg6gebUQIzKiiU8h3QUGMGCVj"
-    "UGW9NwxnaerVYOUVVEjechFM8c3xny7Ezn4X9gB1TjT8C4pH4BEj5XdwUAKUHKzTX9TgxE51mrYTbe5sm2SLDRo5VBF7"
-    "gTVwxWQ3tozHaiLvYSpTOLBnLOQSkeTxbAKWOZZQ5Ama/cLuwooQXmVCRJlZlpHv18gYapUmd491HMI8C5EomCE3a7fT"
-    "dGK7wlOZZ+ncR3JpIA/ndZzkjkI+S7hGjPowTaW+R+j1u3llwPd9IoHOfYiNsb4YmnyyVhoD6eLxXW0AKwWzRSYE6xyw"
-    "X2gKJx91EhXaiHxQv/GU/OnkxTHrq4j6pLcyWaSavlF22yksmEKRSocs0ob1vssH9h4eyDoMPHcFBSDmwkBAbVYc80OC"
-    "Is1x6i5CvHi0uxFl0rbB/TRFpkruYep1Cn0eYKkUqXYMHKAdeRhRPd+MpjTNrxGoYVuz2AEGfTJhJKHKegusBUo2I4nZ"
-    "uTfioB3ez0AAjoqXR6fH9fBukU92ADCVdHKQqt3D4ChZPsgT0jLhQLpMwUYvEHexTIE2kwsGGDZArawBNebKVnHG/B6i"
-    "DDzMffKtEA73VQDDczq1h+BecNhlV3Fj6TxrQ22sIx1YBlY546ZLyE/sZEpRxl9i1+8ZTLjUFisVqQ8LAtyQEAbzqbSW"
-    "AGJDYRTjPi10F5syGBanT1+zjdg9QiTkh3oIbjcynkk8vQ/gUOZKLZFS0iFyiJ5j02YWzJy1WXj3gT/Bn8BKkTlCfqOs"
-    "5ledGdbJRtQUNdSnaCisIciF1Ae9mS5gd2l6721hCEcEXcQZLSN2zr49efGiM0l21xMB5F4kz0oiFY99JnxC1YcsI4KV"
-    "cxucgvBtM0nuDFM5iigZRUH2kZjOUYtxCYKUFZKAJ+uaHBGUDRBeDsUsSxSBAC4MiFZLyxoNdqnEQ8kiO1gJtSfh0EVx"
-    "6yEbVWwAlf2ifnu0j3+QJpw7lkFUR1kFMpIvs8R2YLlREZEjLkkqIZDSaRTAWUFd5LMHXQZOtckzhlA+2hXr7oo0z0Yc"
-    "YnGIyamAU4IRCYIqIeVF0FowEPndFjBZvIzEPqPXDDFsl/JWTLULbSJ80A8VsWXZTuSUxUZETnSSpFy0GOBzk6AWVHQW"
-    "l6IqtIjqLNwgK5WEZThuezCKVIB7hxF/rMNn2qDw/eLUxS4Q2gjCoIqkDnGpxraIUU7/vVDLaZ6grIC5OIMlXI4KnUln"
-    "8yjVRFkayejxT3rStw6Y8KcnkXh78vLsvBeJx4/Pfjh78oQrL9gWhWw1Q00ERlTCBZ42YgDZXyowNoAUYFppnl8ipetL"
-    "VasabF4WaBAs2TttTemPuddU81GEk55UYmgG0mfUiwA353TfQLlrBRN5XJ7pk3yCcp/wQo/3fuYkwVwyDellSrt775Ii"
-    "lJ+cwYgQqmP9El0xs+STFIrpbq8qT+kwJ9zCCJZxRu7lq70yVGwU+U/rSPjPTQwc2J0CBRi+kaCeJ7YrHvt7uoQdntB6"
-    "HgeXiFi8JbjaC+pbh2/Z0thF7c+g2sjnWrJdzfeFfgfMGkTu1HFjl6QBZc6R6TNtx7B0oqPfgKhYhJoiaQoz3PGYWLzE"
-    "tZKv8dKGhWRk0RaWg0oETsewQcL/qFUQ6mBPqC2aY9r7TqVV5k8XXTICxQvsx10EJi3ktCW4CZo4lD84+NKHINLEUOpU"
-    "JR3qSkFc/Sn8VH+gZt7x61ffnpxDJUWarnaqYiJ8qQH4lI6yr09zq11u5qRSNRwifFvuNQbp0arSoPyA/3CfzEIk3J9p"
-    "tsSsiW9Fp+BtKad9TxJHjGYiO9U8mVi3GdblNINrOks8fu/r7lyQ2ZAPNLowU1cp426tiMIe+yz4hcT7z45fnz+vL4t7"
-    "lVuV3UsA/P7WPVam/jM5pxDA1jio9URYazWa/vrdyfH5ImlyKzepdI9r1NLB9hiWvkLWJcHPbxf8P/bYiH5G/KWBadh8"
-    "CtNeppj+9p+/Oj2+jWqAF99b64emCGDA74qPrbFzU9vd26OkHRoNndyM9hIDD9w72D/Ybz842CvbKTC2V0O23cC0b51S"
-    "+9cgCBkHYmmD/JL+R8KCMbL9wvUo5tJRmSSaOJXp68o93sjrq+ImSrvcam6eoK5i5YQ0RpLLoYid2OUbmvQFf69cGLSH"
-    "lSlsrDhxU9Xl23KF3k3zDHgPzPbIZO4gKLaQG9KXdDO7kjjuFK7nDxXaauaAvyzQwspz8BK38gSyl5lTeq+cLfyTFAsd"
-    "6XSF1JuSYaoWNPQ+fzV6cfdueoXoKXC3GlV8kdL7Ps/gq//Q5yTWRxYkjkLDufhoZlPftploS5mhj7CqgO+zmOt8ZSbI"
-    "HKGxU7ajZ15uVI5ISuDsTj6blOmKw6RPKZQKiPIQGxgHUT2Ym0s7lVwh8Ir9sByvEwKHaL/3yUVgLeGTSnFqcbz9XOxZ"
-    "c0UkMcj4b8SY21VOnC1pdW12ZFFscFsj79XTJJs65b7FQovkt8h1uMznsmVnuVt6qqe2Gy//PiedDVlZmUOWE1DT9EnG"
-    "0OjqQO2JqSTDEK2WeOOHLmCIzI0YdEbRo0t/+SeDJuoeV7pEXgxve7dm3Le9JpEv6HFFaI1ZxU1z29niki0u2eKSLS75"
-    "jNX4G8IlwWjuikN+PUThMwk+NJW70FnDCjbJIbW089uEBBvmf6MmuQORSbK05VHi26J0QT3j60RNpjiauc1T/sxUuv8b"
-    "9knOxyrsD+jx3ZsXnWa6pFO35crbGxstyHGkl7W42JYMY2ZXJsnTV+e3ZMhwf6P3YuZt77ebPAS5FYEQPOP+8XU+S5PQ"
-    "vYvC38IEl8l+9uaH/pvvXt6R7itlBrmtCDrOZ1ntLaqrdQ2kZTeZUMswPHvlvj8d2F0m+W/Hb/746uyuot7ivl8G99We"
-    "rubJKoJvoXGQc++xeL9uqPwrJdOZpT98ttck6/TVs+Mt3tzizS3e/H/Am2VK94CEEwtn8TJVF77+4f7NsZDb21eibYRf"
-    "mACQqCz9q+FXgkVrwd8qHFSI6g43V9DMEgYiDzBzVvMGMHdj+LEEeQsssaoLB2PRE0oNdwQMv+nuHdimPIpV16TF5U1r"
-    "abXp+WRYm7cBg4FMof/lp6bPFD1t9q+RG5nBsG1ZGPC7xf5FkLFsNAYzhJf7lApbZL9F9ltkv+3obhH2FmFvEfYvhbB9"
-    "rq+A6EXirk8AfJ6N3y38/Z+Av5t3qku7qG/3OryWzsNTftjrUFyEqaunp8/+/c9/0aAGnPKaXgkmI6jMgX3yk+wiMGzw"
-    "LHt1ijVqWHGNMLfWSdRVcIS9q/3Oww6Pot6sfkTj1+pVZVWOHjbnn2Wy4p3lMBZajsyQYUt+/5pGmelNZ5pykoICjJ8m"
-    "BdFQMo09aXpj9sdsYT78mre5pDdqs6R8sb1897qDWz9Z6CSzdc8S6iO2w6GtosaNXnusj7XQc6K7LfCA3onf//yA1bq4"
-    "OlyZJ4MIlwMXzqUqG/3smzXNYFyaHSzF38ivOS9eUefuhqsn/AUdBRKQ2bwuiQU95aEMWzGyXabCs1NM0/OUMxn6oaB7"
-    "qu87S0uv0DaSvjfA0qoC/1ExTc809rawdAtLPyNYupw5yiyx/+Dg4aMvv/r9H76Wgxjxi3lb7p+GuZjm1aKIr2JfhEAp"
-    "fOxb1Ue9R/RZDemKDFQbKPczSjsXHGSKGQ4a5Nnt3BrEmuirgqh85L/1lgfLUX9FwFjXjetVaofCB6r1AI1G9GNuFj6o"
-    "WfXKlsZRJoDvPwBM0MQTVRozmtjIrE5IZoCqSarMIQM148JkjQQWHPmn7GF/X0rUNj/YYHOgDGyayhH/aIoZMS7joa/i"
-    "xz3C6LtVpjmSZtQ7JrpGx3ItVaHo0XqKzisb0Owr8ZqoWPMgI5EF/MNb+KHZQ2GVTwtvezU6VpZhFVK++noT6aB8uiRY"
-    "5ZaoClNPNMtEAzuJJ4Suo/hWI2VR71Ut4+COwjCSpoOsE+UvZ/jZRQKA/IMYaUMTjRq2tveXGzDvkPVpP0bhNH/EPwpR"
-    "jFP5dQ95AIqHosJEpubRdpqpnNeoWVFC1yj6ajNpBHcgaUS12c1EJ/TSa5bYqKyTmGq/sUcK3Qp89r8eJMcEtRlKJ7ny"
-    "Oh3SOD7YKqa1oybojrmapEsHikf6ncoOudMOBvw8FrnpSOqsJoN6o6DK/sP99eyfLO4WO0+dSdtPxZ44O/nzycvz3UOo"
-    "qc8zWcVvGVmSUd0Oq02I6u6PHm4g/PJmsYM9z4/fnN6yae/mPw4mcb54nK1XUW/bRhJ+56+YUx5s40QlaXIFKrUFDEeX"
-    "pqitwFZxD0FgrsiVuBHJZXaXtoW4//2+maVoJ7bTh7sHw+Rqd/abmW++GaZpmjSq1lMaOd3arQmjpNA+d6YNxjZYPo/L"
-    "U7Ky4qlWzY5yW+N/4cmXyukxbcyVbmil19ZpCqXebyDrSK2DdmTChP70/KPBqa2pKroucUZRUH5Ljdaw1mOgw7yyDcz6"
-    "oELnx1ivbdCkimJ4bl3X6KMp4R9s07UJJaXpJ29hEvc6rXB5o+n3i8UZ6eZKV7bVk1ECYK0KZmUqE3bi3+fOOO3p/S6U"
-    "OPxq8tM/KVix28PBqVoHVaigpgnRlXY+xubF5OXkxShJEcSf/5Gm9FY32qmgC1rtaNW5jda0dramEpAqHJu0uxkVlhob"
-    "SBcckjT9NUme7W9Kkv9juJPkmE4qk29p42zXHvi9zTGCvty12JWrqlqpfHvAa27TKuc19mV40E3wv2RTKnRe4Y2DmSMD"
-    "HtFNVGUUTlTGs6+moay3/EtGdi2AWmc3TtUMCCsqQhgj11sGviOt8pJ/McEP3gHxs2d0YpvgVI5YpHQek6sYUkzPPiXt"
-    "LouhZQNrWxXw5lBXXoNU+wgJkLWp2CXkvARbeDegfdJ5AG7Qq6o8sjHEDwEVpv6HrfDVIGu/D54yjh5ANqZO2KwQ6Aj0"
-    "IUQ6WZyeHp+9oclk0pMzo0NckaWW5A2QfChsJxfpG7hd7R7SdkzZl5HdjqYUXIe3EVMRbzD7FyLekO/yXHsvzN9vXStE"
-    "A3u1c9bh/ctoa5oinsJyjf1qo4f30jShNxltrpWpOqcntBiexV0SgwM2Bo6brAS7Uj6AFsCP1MIxbOXovOVkqH2QDzik"
-    "bSdpHVy1qyEnUrlrWldq46ffi2pf7gdfRixhAH+lqk7/dYAYb/UOsIAYTMZvXBG8x88Q+ngqzUQjPCdZiAS4pjliuI9c"
-    "6fNS12p/cwYOIVz+K5/uisttulrLz1yRXeh9ZT9nUZhwZ1+8nTfN5jE7k7/nk75pK4XqW7xfvlucZeQVnBb+4+beDgxK"
-    "VFDqdS9GhxzZMSfQONswUmxxRq0q0CW3zdpspGq4dgu9Vl0VjkRfmaaQxYYR3xOdGSuAJLG2hSYNfdzd0SNXzhnIKx/w"
-    "jIGLiOV0gjqEiinISjbhtJS6ajO6tm7roxFxhRNyZtE1cClO1G0AKYZ4RUbG5qFYqwxLs/DVx56QoaawdOmizhcgh75B"
-    "/F8fSXpYw/xXEsr09fsO0OibIALHDxljOSa0JmSs8dcss1AvROXQBxBi02tiTHytWia62K5NAf0/ih1vZ7uBBaKnhDpE"
-    "Eli70Qkj6jSt1U3ak+cMOhxjhvpvcu4w2X3kXWDace0/pExv4nz+bzDGrtdesz3UxQZesvZHlezQjwN8ZBdPpeWINCK4"
-    "rPuPlmGarlTIy30dCQP+kOBBgsyd0vSBxfsICyOsSPmzJPVqc1d/4kWMbRSHgUeiKtw1xjFCrOSZ4XRiXkFYkOUrfdco"
-    "mRIcRXhhr9N7W7KjmEWvc4dQfFMlDROPVNtqtELOXgwf/P85HpieHZ/Of81iq5ozkXKQ3ifJrTzQbS+PrLV4qbWScrlN"
-    "bjElDH/Y/QK/3g7CzSsv8Z5BVrRrVJXh5bghzDg3LYQRzuw1GBJpCpbTfqiYSU5c2NMJg8dmIgZ/YIMdq7xYQ7YLUVVh"
-    "Wi9SY3npvZfGzTOA49X7ReH0J0ERDb9mww/q6paW9048qEm+B/mVU9AX58MMSdBSYh8+RsM//sSWa+NZFS8L3eqm0E2+"
-    "i/hbsBXOfAUsXmO8jFRDp46WeR+3tWj75Q8CO5haI6nfwnXA1nL3StN+h1DxGhHNWaLY6t7Ov9iOcP+SkxJ9P0bj02yA"
-    "WcvFE+eevkgobpwJbYXKvVgb/CYXlbu9+R/ZfNx/KcPcJYp+j7dPOuMd9weVpL4wBY/L4P4YDAgxSAwjWopj4VRSEKUr"
-    "zpCqZCUSFS2sjmFc89wDnJ87lA2yNb53SnbmtqsK2brSdO1MCLqZwVnUB6QfaKWrqg2aU+/UqxcDuV3Xhhiyd3evdHgS"
-    "XJWe0HO6ePf23dnyaIZAXopS74dUz0739l6/klxqV5tG9eaWwxsdwshyfn76PStx1oxykTze9eUrhC7OT+jDm4vlR6jw"
-    "iawo2eRNsG43wRfB/EbVbfWESn7uzXiXU+FD9sSAIV869OH98fK3C8giX3ZR2mvJI/dEabpO8ywb9z4xqdx9KtGf53/A"
-    "yjGeVL/8d2D7w+kVpSwBZsOKjPNlCK2fPn9+8wT6+99kuPKNrjByCfQVoo3ZyQ8QeNrmDgoulYpH/sX/+qEzfSJ7H9IU"
-    "0qTDR37i9bS0mD/O5+8Xl78tTucf749TPBbI4NJfcPRdR8WgPJ3PTxfLuVxRuF2KAMgzTK2s149fkcWz2d1dQxBEM/rl"
-    "RzP07SDKHxPfm5BlqJok/wXHqHX1"
+    "Y29tcGxldGlvbjo0MjI6MTY4NixpbnB1dHM6NTU3OjI1NTIsbGxtczoxMzA0OjQ4NjUsc2NoZW1hOjM4NDA6MTg5ODMs"
+    "c2tpbGw6MTg0Mzo0MDcyCnic7VSxTsQwDP2VKAsgtSdmNgQDCxNIDFWHtPE1FW3cc5I7nRD/jpO0d0ViYzgh0aGJE/vZ"
+    "z3b8ITvCMDl5V1VSFvwjGNGDLOSzsqoDkWW3kXVRyXZAG+8e4ioUX07oeo90zPfOKx8cK7wYPAhvQByQ3nvbCU8AV05k"
+    "BVauo/rii90qrdnsXuuEGo8z4kQheXyEATwkyIaUbQ24k6awKDigDkgYlcHrQrY4jsrqTG0OvKqLW/ZWybLUMHnDLqTN"
+    "lKI3Pt/xtix3oQefdhZnoS5sGAZmpo7sz5tIqgk+RaSsOwBtZoinZBhTUxocYeXjzQDBOWk9cxj6fWSaLLPWVg0OIvW1"
+    "WK+ze2Zx+Wg9BVgXU6RCniOkGT4VmrH10aqxb/n01SzNJTyK4GCJqNR0LLnsC6NFPHGKvXUwynNzhUGL1iiufTGvC90F"
+    "bZ9g9kANOviWlxGZ3jXzA4baIqWDm81lGyFnYEQNqf234FvDBlNwcWkw9+wPDbOuwfxo/qvwiwZPM4QQPc8PmeeDdEYR"
+    "6HlWnmbKJeNcT9HvL/Cvlp2/zy9DXSPqeJztVj1v2zAQnZNfQRAFmgCOZWf03k4ZirRFB8FIaOlkMpB4KnmMYQTub++R"
+    "cgr5o7U6eEhRL7Tp+3zv3UmXRY0WLvIX+c4XGholZ1ITtX6WZU8e7U13O0a3zEqnKspuJ7eTm+lttjUfSVq3wF64eIKC"
+    "+HfrsAVHBrycvUjvinhsjTw5Y5dsVIIvnGnJoOXrb1qRIBSpmLHc8P+ehriBg+jXBhKGxsmgUqFmX9mFgZZ0L5CxBEtw"
+    "fcMJm30PBvr5Fog1KHuQ8LNaC4ukuRix4JykQSjrV+B2cleq9sBhHbT4oLGBoa1EB28IHYMnavMMuy39yJKB3KTYXLSD"
+    "Us7yhPF8JFVZmhhO1Z96FGyLyefzS0+Kgj8j2a0inb4YgsYfdr35FUA5p9YHKNyZxiQhMLAeRAq3A0E+f5tsnaTGQYPE"
+    "5ZXlGekJrj7d2xcdO4vVvPfi6/1dmqPu4m+cI4vB70HCUC2NTYPp1g8u2CEsalyJVVwQKwx1KQqt7BJG2/OV4KOMPoNb"
+    "oIej898Ya5rQ8Pwfk02DzO8V8wect0KXLq7Hb31vcNtYpqhgY++5rIAKHYUSfDwWXGRcJYdJX2Mli/0FFIU1ZAFtpdEy"
+    "8+d85vxX6z+h1iF7s1PERW5DXacLDMRvA1FcpzRSDRVIxUXbgjEQBaPRISGsarj6q8eKE4su6Uzcf/j4eJ0WJlaV3wH7"
+    "d1z2+Knj0+/PLtOey3QSP/ujGPsaMIo/AcNzbMJ4nO1Y32/bNhD+Vwi9JAFsrX11igLF2mEbgmVIN/QhNiJaOlmsJVIj"
+    "Kbte4P7t+46UHcd2uqQbUGSYX2xRx/vx3XdHnm8Tb0ztktH1baJlQ8koqahuk0FSkMutar0yGotvTd41pL3kZ8F7BkIb"
+    "L3JZ13JaUyreybwSWdB2PUlZVyaUE74i4VqZ09BRK630VIjcNI3UhWilr4QpIQPB1pqZlU0qftILMychgxUhncjala9g"
+    "1VJr5sqn7Uq8Yv2vxXD40eHFyauFrDt6fZKJpYLKrH/OoOTn95e/CDP9SLkXjfR5pfQMBqUP6k+gXem28+/zihqZnQvl"
+    "hdRuSdYJoyluJ72g2rSEFeF8YTo/ENntODHzcTIS3nY0EOOkkF7yc5qm62wglpVxJDJezaJlgjHsvbMmTiWCcl3to0dA"
+    "gTGVeuMwFmIapkCNkYDRuGFriAG2QAtwQro3p7yjujxLxRtRSlV3QSAGded3KWsXHCdrjeUVvJorXYwTXm3IOTmj+ADU"
+    "YHK97gGW8FMP/yRrBH0CYrkp6Fxk48SBIJ1jXeNE5syVG0t/dMoStGaceIAQc6Tpk7+eAChmyIYRtdIQ8EbYTguWSI9l"
+    "3/XwbbBxghZkVxstA45fhKhcAGbro2NEagMGRDgYsrzz4rQhL1MkUudM0PNjRmPmxNW7HzIQdwajU5nPg/dlV9fCw9uz"
+    "o+4Oh1NOf8ZBOVBBr0LZuFFk10WImfOieuj7OOJDoCewz3r2KT0IzNySkjEThOpLUbU7ZE5Gt4lftVzSkU54jSJryXpF"
+    "qPjb9XqQ7PLxERvWg22byIEjHfSJ73lVyBC+U97Y1VO9SpzNd4Sct6jYAzsfYgWL4EWaIJLC+cds42LBPk4lshMESomC"
+    "wsuohlpf7SgC8WlGdlfwBcTAadq1N0UzIakPDL6XK67p0HWmnQ90idy7ZzvUItQybDeVYYAfF8oWZ4AHJizofkifvwsC"
+    "yTrojoWIXh8wngwSWRSK1cn6150UbJzZ58Zx6dD+9lKKzVIj7HBahKRaksWlrlc/As/NHsSDH+gSC4rLsSOhDKhpjcdp"
+    "cye9y7zYZA6hrswy4Ls0dh66vCVCg4/iT6YhH07hh/LUuMN8rLdBS2vl6sCdC9WoQFG4hIMgqLuXnOvJ8+TR8ySNpQZv"
+    "Bdw5QOBNUYSOxQJPpkln67/H+LeKev3g4+9XF6HTxIWnbGY2dW4vNUjZTOnQuuzqBkfMY9jEpbLkFro0XY0LWSX1DHeB"
+    "+L0h2lFm4aCd4mJztEM2Squma9Ahj9G3MeDZKXhEsFsaGxbO0ufeWRE2bhaslTTHfp2UhNOeidI5/prCSW62h0Y3uoLE"
+    "fotmYn3DFt2X1T8stxZ8PLwkvKWamM3I2NRKHW7GmwJETsMNDZezSj69a/9fVP+JovqGx8xDxI+69nkf/dkhfnTsIPwr"
+    "2DgyMPD0i3Gvn0bCELiUYSYZoCJ4zBBYwiisGhqFrZZKAKlz4tlF6bG+S9EJDxd2DkVhGtTi/lSTYutX1FP52GLa+CXD"
+    "SNWHxKg4cZqFiCM2ozBDnYUz0JSlu0fMh3i/w+WaL1Zf3vJyZ8vLF/zZ764c15O761dA9aUYORbSswfHjX2It6xBouPG"
+    "AWcZ/cVi1sZwHyBlgaN+6P4F5s/LMvzhc+DPdknDVLKeHPMihhP/tqEwoweengveI2TpA5ExlkqH+eoY7ltItvH3Xvc+"
+    "Tv79myBMtqQ/GFsX9+p2sv4LLoeoy3ic7Vz9ctvGEX+VG05nIs2AlCw7aUM5nlFttVZj2a6lNJNxONQROJJngQB9d5TM"
+    "Our0afpgfZL+du8AAiAjUnKTcVr6D4vEx91+728XWH5sxam2UxW3uq39zsNW1MrkROGLUdP8UjscuFLG6jzjCx509nFk"
+    "MDMjpfpGvZ9po2x/OndjvuDJNw87X+OCRNnY6Knzt73xS3VFzkesmMhsLuJ8gr+JFXYsjYrESF+pTAzUMDdKuLEqLhC5"
+    "EXLolBHadX7MfsyOxNNUx5diZPLZ9AtbrBoJKc7nU1wXyzQdyPjyCzpmRlNprMJ1F/igMme/ueiKRMUpvmHxLFZCWiGx"
+    "sEy1xC2Qh8MZnYmLsPQ3FyIfMk1Tk4+MnBBNOCI9DZFw8pJonwsl4zGd0c6WDHYgkHzmpjPX6n5sOTeHSJz6QKKd6qlK"
+    "iq83UWuU5gOZ9kG0bXXffix00W6/s5Bk1HLgD9+tMzob4XvQAJYYytSqpuBlZq8hj2vtQFSmxF/OXr0UKrtSaT5VOCKs"
+    "S0DZob9CiiuZzpTYAXNtATXQaZ3tRsy5zsAAS8ovkw/eqdiJSzWHrMA5hAtiSU1M9E1UoT5wH7XsODeODuUrmFHZbAKu"
+    "WwWvJJPeWh792kTuRLpI0M2kHbpb7CRqKGcpLI++7q4iqj3UqVoQM5VuvF6u10Y7b6NBwmNFFpzlTrg8CLXL5wdzpyyb"
+    "Sib0RI5wlZwlOicS1WSgkgTSgwvlMwM73JFsfLDVjMiHyiwt+Pro/Hn7IBKdTidiy2Lmyp2gIAUieb9gSBU2EzWYjRYM"
+    "DvI8VTJbzyNUdS2ckbEiV2IedAb1wkuEMiY3tr6P0xOVs5LDTtDmQJn1G8USLpjWPN67uxvrECqsinOKFJDPRdjnwhPR"
+    "0OlEflgYW6CDqB5tRAjMqKJTyHdBQYwYJWNQZb03DGdp6tVg5RVUSN5yEUzxzfGfLsTOfhf2AHVONPwLikfgESPld3BQ"
+    "ApQcrNNf1ODETnWathNt7mybZIsNGjlUEXuBNXDFZDe2jMdqIu9hKlM4sGcs5BKR5PFsApY5llDkCZr9wu7CihBeZUJE"
+    "mVmWke/XyBhqlSZ3j3UcwjwLkSiYITdrt9N0YrvCU5ln6dxHcmkgD+d1nOSOQj5LuEaM+jBNpb5H6PW7eWXA930igc59"
+    "iI2xvhiafLJWGgPp4vFdbQArBbNFJgTrHLBfaAonH3USFdqIfFC/8ZT86eTFMeuriPqktzJZpJq+UXbbKSyYQpFKhyzS"
+    "hvW+ywf2Hh7IOgw8dwUFIObCQEBtVhzzQ4IizXHqLkK8eLS7EWXStsH9NEWmSu5h6nUKfR5gqRSpdgwcoB15GFE934ym"
+    "NM2vEahhW7PYAQZ9MmEkocp6C6wFSjYjidm5N+KgHd7PQACOipdHp8f18G6RT3YAMJV0cpCq3cPgKFk+yBPSMuFAukzB"
+    "Ri8Qd7FMgTaTCwYYNkCtrAE15spWccb8HqIMPMx98q0QDvdVAMNzOrWH4F5w2GVXcWPpPGtDbawjHVgGVjnjpkvIT+xk"
+    "SlHGX2LX7xlMuNQWKxWpDwsC3JAQBvOptJYAYkNhFOM+LXQXmzIYFqdPX7ON2D1CJOSHeghuNzKeSTy9D+BQ5kotkVLS"
+    "IXKInmPTZhbMnLVZePeBP8GfwEqROUJ+o6zmV50Z1slG1BQ11KdoKKwhyIXUB72ZLmB3aXrvbWEIRwRdxBktI3bOvj15"
+    "8aIzSXbXEwHkXiTPSiIVj30mfELVhywjgpVzG5yC8G0zSe4MUzmKKBlFQfaRmM5Ri3EJgpQVkoAn65ocEZQNEF4OxSxL"
+    "FIEALgyIVkvLGg12qcRDySI7WAm1J+HQRXHrIRtVbACV/aJ+e7SPf5AmnDuWQVRHWQUyki+zxHZguVERkSMuSSohkNJp"
+    "FMBZQV3kswddBk61yTOGUD7aFevuijTPRhxicYjJqYBTghEJgioh5UXQWjAQ+d0WMFm8jMQ+o9cMMWyX8lZMtQttInzQ"
+    "DxWxZdlO5JTFRkROdJKkXLQY4HOToBZUdBaXoiq0iOos3CArlYRlOG57MIpUgHuHEX+sw2faoPD94tTFLhDaCMKgiqQO"
+    "canGtohRTv+9UMtpnqCsgLk4gyVcjgqdSWfzKNVEWRrJ6PFPetK3DpjwpyeReHvy8uy8F4nHj89+OHvyhCsv2BaFbDVD"
+    "TQRGVMIFnjZiANlfKjA2gBRgWmmeXyKl60tVqxpsXhZoECzZO21N6Y+511TzUYSTnlRiaAbSZ9SLADfndN9AuWsFE3lc"
+    "numTfIJyn/BCj/d+5iTBXDIN6WVKu3vvkiKUn5zBiBCqY/0SXTGz5JMUiulurypP6TAn3MIIlnFG7uWrvTJUbBT5T+tI"
+    "+M9NDBzYnQIFGL6RoJ4ntise+3u6hB2e0HoeB5eIWLwluNoL6luHb9nS2EXtz6DayOdasl3N94V+B8waRO7UcWOXpAFl"
+    "zpHpM23HsHSio9+AqFiEmiJpCjPc8ZhYvMS1kq/x0oaFZGTRFpaDSgROx7BBwv+oVRDqYE+oLZpj2vtOpVXmTxddMgLF"
+    "C+zHXQQmLeS0JbgJmjiUPzj40ocg0sRQ6lQlHepKQVz9KfxUf6Bm3vHrV9+enEMlRZqudqpiInypAfiUjrKvT3OrXW7m"
+    "pFI1HCJ8W+41BunRqtKg/ID/cJ/MQiTcn2m2xKyJb0Wn4G0pp31PEkeMZiI71TyZWLcZ1uU0g2s6Szx+7+vuXJDZkA80"
+    "ujBTVynjbq2Iwh77LPiFxPvPjl+fP68vi3uVW5XdSwD8/tY9Vqb+MzmnEMDWOKj1RFhrNZr++t3J8fkiaXIrN6l0j2vU"
+    "0sH2GJa+QtYlwc9vF/w/9tiIfkb8pYFp2HwK016mmP72n786Pb6NaoAX31vrh6YIYMDvio+tsXNT293bo6QdGg2d3Iz2"
+    "EgMP3DvYP9hvPzjYK9spMLZXQ7bdwLRvnVL71yAIGQdiaYP8kv5HwoIxsv3C9Sjm0lGZJJo4lenryj3eyOur4iZKu9xq"
+    "bp6grmLlhDRGksuhiJ3Y5Rua9AV/r1wYtIeVKWysOHFT1eXbcoXeTfMMeA/M9shk7iAotpAb0pd0M7uSOO4UrucPFdpq"
+    "5oC/LNDCynPwErfyBLKXmVN6r5wt/JMUCx3pdIXUm5JhqhY09D5/NXpx9256hegpcLcaVXyR0vs+z+Cr/9DnJNZHFiSO"
+    "QsO5+GhmU9+2mWhLmaGPsKqA77OY63xlJsgcobFTtqNnXm5UjkhK4OxOPpuU6YrDpE8plAqI8hAbGAdRPZibSzuVXCHw"
+    "iv2wHK8TAodov/fJRWAt4ZNKcWpxvP1c7FlzRSQxyPhvxJjbVU6cLWl1bXZkUWxwWyPv1dMkmzrlvsVCi+S3yHW4zOey"
+    "ZWe5W3qqp7YbL/8+J50NWVmZQ5YTUNP0ScbQ6OpA7YmpJMMQrZZ444cuYIjMjRh0RtGjS3/5J4Mm6h5XukReDG97t2bc"
+    "t70mkS/ocUVojVnFTXPb2eKSLS7Z4pItLvmM1fgbwiXBaO6KQ349ROEzCT40lbvQWcMKNskhtbTz24QEG+Z/oya5A5FJ"
+    "srTlUeLbonRBPePrRE2mOJq5zVP+zFS6/xv2Sc7HKuwP6PHdmxedZrqkU7flytsbGy3IcaSXtbjYlgxjZlcmydNX57dk"
+    "yHB/o/di5m3vt5s8BLkVgRA84/7xdT5Lk9C9i8LfwgSXyX725of+m+9e3pHuK2UGua0IOs5nWe0tqqt1DaRlN5lQyzA8"
+    "e+W+Px3YXSb5b8dv/vjq7K6i3uK+Xwb31Z6u5skqgm+hcZBz77F4v26o/Csl05mlP3y21yTr9NWz4y3e3OLNLd78f8Cb"
+    "ZUr3gIQTC2fxMlUXvv7h/s2xkNvbV6JthF+YAJCoLP2r4VeCRWvB3yocVIjqDjdX0MwSBiIPMHNW8wYwd2P4sQR5Cyyx"
+    "qgsHY9ETSg13BAy/6e4d2KY8ilXXpMXlTWtpten5ZFibtwGDgUyh/+Wnps8UPW32r5EbmcGwbVkY8LvF/kWQsWw0BjOE"
+    "l/uUCltkv0X2W2S/7ehuEfYWYW8R9i+FsH2ur4DoReKuTwB8no3fLfz9n4C/m3eqS7uob/c6vJbOw1N+2OtQXISpq6en"
+    "z/79z3/RoAac8ppeCSYjqMyBffKT7CIwbPAse3WKNWpYcY0wt9ZJ1FVwhL2r/c7DDo+i3qx+ROPX6lVlVY4eNuefZbLi"
+    "neUwFlqOzJBhS37/mkaZ6U1nmnKSggKMnyYF0VAyjT1pemP2x2xhPvyat7mkN2qzpHyxvXz3uoNbP1noJLN1zxLqI7bD"
+    "oa2ixo1ee6yPtdBzorst8IDeid///IDVurg6XJkngwiXAxfOpSob/eybNc1gXJodLMXfyK85L15R5+6Gqyf8BR0FEpDZ"
+    "vC6JBT3loQxbMbJdpsKzU0zT85QzGfqhoHuq7ztLS6/QNpK+N8DSqgL/UTFNzzT2trB0C0s/I1i6nDnKLLH/4ODhoy+/"
+    "+v0fvpaDGPGLeVvun4a5mObVooivYl+EQCl87FvVR71H9FkN6YoMVBso9zNKOxccZIoZDhrk2e3cGsSa6KuCqHzkv/WW"
+    "B8tRf0XAWNeN61Vqh8IHqvUAjUb0Y24WPqhZ9cqWxlEmgO8/AEzQxBNVGjOa2MisTkhmgKpJqswhAzXjwmSNBBYc+afs"
+    "YX9fStQ2P9hgc6AMbJrKEf9oihkxLuOhr+LHPcLou1WmOZJm1DsmukbHci1VoejReorOKxvQ7CvxmqhY8yAjkQX8w1v4"
+    "odlDYZVPC297NTpWlmEVUr76ehPpoHy6JFjllqgKU080y0QDO4knhK6j+FYjZVHvVS3j4I7CMJKmg6wT5S9n+NlFAoD8"
+    "gxhpQxONGra295cbMO+Q9Wk/RuE0f8Q/ClGMU/l1D3kAioeiwkSm5tF2mqmc16hZUULXKPpqM2kEdyBpRLXZzUQn9NJr"
+    "ltiorJOYar+xRwrdCnz2vx4kxwS1GUonufI6HdI4PtgqprWjJuiOuZqkSweKR/qdyg650w4G/DwWuelI6qwmg3qjoMr+"
+    "w/317J8s7hY7T51J20/Fnjg7+fPJy/PdQ6ipzzNZxW8ZWZJR3Q6rTYjq7o8ebiD88maxgz3Pj9+c3rJp7+Y/DiZxvnic"
+    "rVdRb9tGEn7nr5hTHmzjRCVpcgUqtQUMR5emqK3AVnEPQWCuyJW4Eclldpe2hbj//b6ZpWgnttOHuwfD5Gp39puZb74Z"
+    "pmmaNKrWUxo53dqtCaOk0D53pg3GNlg+j8tTsrLiqVbNjnJb43/hyZfK6TFtzJVuaKXX1mkKpd5vIOtIrYN2ZMKE/vT8"
+    "o8Gprakqui5xRlFQfkuN1rDWY6DDvLINzPqgQufHWK9t0KSKYnhuXdfooynhH2zTtQklpeknb2ES9zqtcHmj6feLxRnp"
+    "5kpXttWTUQJgrQpmZSoTduLf58447en9LpQ4/Gry0z8pWLHbw8GpWgdVqKCmCdGVdj7G5sXk5eTFKEkRxJ//kab0Vjfa"
+    "qaALWu1o1bmN1rR2tqYSkCocm7S7GRWWGhtIFxySNP01SZ7tb0qS/2O4k+SYTiqTb2njbNce+L3NMYK+3LXYlauqWql8"
+    "e8BrbtMq5zX2ZXjQTfC/ZFMqdF7hjYOZIwMe0U1UZRROVMazr6ahrLf8S0Z2LYBaZzdO1QwIKypCGCPXWwa+I63ykn8x"
+    "wQ/eAfGzZ3Rim+BUjlikdB6TqxhSTM8+Je0ui6FlA2tbFfDmUFdeg1T7CAmQtanYJeS8BFt4N6B90nkAbtCrqjyyMcQP"
+    "ARWm/oet8NUga78PnjKOHkA2pk7YrBDoCPQhRDpZnJ4en72hyWTSkzOjQ1yRpZbkDZB8KGwnF+kbuF3tHtJ2TNmXkd2O"
+    "phRch7cRUxFvMPsXIt6Q7/Jcey/M329dK0QDe7Vz1uH9y2hrmiKewnKN/Wqjh/fSNKE3GW2ulak6pye0GJ7FXRKDAzYG"
+    "jpusBLtSPoAWwI/UwjFs5ei85WSofZAPOKRtJ2kdXLWrISdSuWtaV2rjp9+Lal/uB19GLGEAf6WqTv91gBhv9Q6wgBhM"
+    "xm9cEbzHzxD6eCrNRCM8J1mIBLimOWK4j1zp81LXan9zBg4hXP4rn+6Ky226WsvPXJFd6H1lP2dRmHBnX7ydN83mMTuT"
+    "v+eTvmkrhepbvF++W5xl5BWcFv7j5t4ODEpUUOp1L0aHHNkxJ9A42zBSbHFGrSrQJbfN2mykarh2C71WXRWORF+ZppDF"
+    "hhHfE50ZK4AksbaFJg193N3RI1fOGcgrH/CMgYuI5XSCOoSKKchKNuG0lLpqM7q2buujEXGFE3Jm0TVwKU7UbQAphnhF"
+    "RsbmoVirDEuz8NXHnpChprB06aLOFyCHvkH8Xx9JeljD/FcSyvT1+w7Q6JsgAscPGWM5JrQmZKzx1yyzUC9E5dAHEGLT"
+    "a2JMfK1aJrrYrk0B/T+KHW9nu4EFoqeEOkQSWLvRCSPqNK3VTdqT5ww6HGOG+m9y7jDZfeRdYNpx7T+kTG/ifP5vMMau"
+    "116zPdTFBl6y9keV7NCPA3xkF0+l5Yg0Iris+4+WYZquVMjLfR0JA/6Q4EGCzJ3S9IHF+wgLI6xI+bMk9WpzV3/iRYxt"
+    "FIeBR6Iq3DXGMUKs5JnhdGJeQViQ5St91yiZEhxFeGGv03tbsqOYRa9zh1B8UyUNE49U22q0Qs5eDB/8/zkemJ4dn85/"
+    "zWKrmjORcpDeJ8mtPNBtL4+stXiptZJyuU1uMSUMf9j9Ar/eDsLNKy/xnkFWtGtUleHluCHMODcthBHO7DUYEmkKltN+"
+    "qJhJTlzY0wmDx2YiBn9ggx2rvFhDtgtRVWFaL1Jjeem9l8bNM4Dj1ftF4fQnQRENv2bDD+rqlpb3TjyoSb4H+ZVT0Bfn"
+    "wwxJ0FJiHz5Gwz/+xJZr41kVLwvd6qbQTb6L+FuwFc58BSxeY7yMVEOnjpZ5H7e1aPvlDwI7mFojqd/CdcDWcvdK036H"
+    "UPEaEc1Zotjq3s6/2I5w/5KTEn0/RuPTbIBZy8UT556+SChunAlthcq9WBv8JheVu735H9l83H8pw9wlin6Pt0864x33"
+    "B5WkvjAFj8vg/hgMCDFIDCNaimPhVFIQpSvOkKpkJRIVLayOYVzz3AOcnzuUDbI1vndKdua2qwrZutJ07UwIupnBWdQH"
+    "pB9opauqDZpT79SrFwO5XdeGGLJ3d690eBJclZ7Qc7p49/bd2fJohkBeilLvh1TPTvf2Xr+SXGpXm0b15pbDGx3CyHJ+"
+    "fvo9K3HWjHKRPN715SuELs5P6MObi+VHqPCJrCjZ5E2wbjfBF8H8RtVt9YRKfu7NeJdT4UP2xIAhXzr04f3x8rcLyCJf"
+    "dlHaa8kj90Rpuk7zLBv3PjGp3H0q0Z/nf8DKMZ5Uv/x3YPvD6RWlLAFmw4qM82UIrZ8+f37zBPr732S48o2uMHIJ9BWi"
+    "jdnJDxB42uYOCi6Vikf+xf/6oTN9Insf0hTSpMNHfuL1tLSYP87n7xeXvy1O5x/vj1M8Fsjg0l9w9F1HxaA8nc9PF8u5"
+    "XFG4XYoAyDNMrazXj1+RxbPZ3V1DEEQz+uVHM/TtIMofE9+bkGWomiT/BceodfU="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8391,13 +8425,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8410,34 +8445,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11568,18 +11640,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -11879,7 +11952,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -11913,8 +11990,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12373,8 +12461,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1187: the first handler from handlers.py
-#     line 1267: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13300: the tables (commands, groups, errors, result shapes)
+#     line 1222: the first handler from handlers.py
+#     line 1302: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13390: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -791,7 +791,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -824,11 +825,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -839,17 +843,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -920,126 +954,127 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM5OTYsc2tpbGw6MTY3Nwp4nHVSy27bQAz8"
-    "FWIvdQCpSK/1ySgSNLcg8U3QYW1RD1gihSUVQSj67+VKsi0Y6MXy8jHkcOaPqwIPvbifWeZcYj9nJsKzusR9+gnGGgNC"
-    "ozDy0BawJvdArHVDFTQSY+rPisV3lyeZ833fTtZ9iF/QGkFQ1WplD14uAmUTRBPgAKLcSxxBhnfiYoKzJ/AkI4YFLGDH"
-    "ioZ2NJzlAUhxUr5N29pS8xh3tg8w3YpPE5DvcEErOVQYmb3Of8Bfq3Y9ct+iNbbT0wyeJ3aIrvNULKe5XSXLk2ebl7k0"
-    "rVnUcB3ZvHVFwfCF4ZtAzN0nW3VvFWnac3hsOf56hzU8oypfkB5qDu9vcI3PRR0XuFDyEgmJL+Pb/Tb2Zx+wHFprgNNt"
-    "fBpQQ4OyAY61XKod3ypjeoId0hd8vBw/3l4+n26txujEgjMB4tszT2hoW1vQtxfo2GyyI7QklIG7WXhDawJTh6R3NPXV"
-    "lp2vJM4XU3VvW/ToFUynGfC+vNeGN10Hm2GWa5iMoo5oHJ7NNwX8iOKZRhsjbgSbjP9KYppPsRBYnDo2WvOg0aNm1g3O"
-    "6pHFYBu0qO6DTkupyb8q/wBx9d//QdYWCwRmNee5Ofj3H1bXLxN4nLVU0U7bMBR9hq+wrEkDqbQpqBPqnqqJaTwNsb5V"
-    "lbhNrlNTxzezHboK9d93nVQohbB2D+QlieV7zj3n2uc0JWsxDSezZ/nJp0ssQI7lMoTSjweDR0/2olntk8sHmQMVBpfJ"
-    "ZXIxvBzstvdk2JTIVbR4ZCT+Lx2V6IJGL8fPckk+xPdulw9O25x3ZehTp8ugyfLydInCo3tC99mLWCIsFNiv9ymoDENI"
-    "QymYGm7LJOTasNoGzNF14k6/3Yl6e08W2uqiKuR4yN/wp/n+MhpdjVpE18l1wgyBVmgjBdjNTyXHs9catr2XFVsZI7fz"
-    "LvbJ3a1ooBizoAwjJNpIPJMKfGzLg0I57x3w6AetRQoOVWUYUSxe2VODMIdDLm+8P2BOBCQV0Ea4WLYRZ2ifxP3N9P72"
-    "5td5v+1Y0uK6Yhoe1YI8tmgWRAbBvp0BmJUoyKE4s8hlQjkqRGBvmEw7sgXacL4nRoHxGGcAeSTQAQv/9hBtXxwD52DT"
-    "QZz7KM2jzb6ywBIhCEWubmaPbzaPxgHXtVh4RosO1ybcP6Txh0cQ1sj2JQJsJob7fvWT1hkb9tv+Jf3Rlgkhy3TEAXPX"
-    "ujI77bPdAZzPT6EszeYDr+hm77S8N8ZJ7EKsdVhSFQT4FY+gY2gHdbEghwUFvvBLWn+grJggxyVP0w8nz9vQIadzzXf3"
-    "P2TxCcvxIyO1W9i2vvu/K+0wi9lS75of0XbDejKLIVYv8HzLqhbw7z44io71V6FDm6IAkcbDY/2acyB26MXZAweaEQ3p"
-    "mMPn+wOHAYshpTx2h3xnKsXQNrrQB0qGrZJhEp/XzkVdRxj3F3qNdOR4nLVXXW/bNhT9K4RekgCO4KDIMDhFgaLr0A7D"
-    "WjQF+hAHEy1f2awlUiOpuF7g/75zSdmWYyWNh9ZPFkXej3PPuby6T7wxpUtGN/eJlhUlo2ROZZ0Mkim53KraK6Ox+JvJ"
-    "m4q0l/ws+MxAaONFLstSTkpKxVuZz0UWrN3cpmwrE8oJPyfhapnTuaNaWulpKnJTVVJPRS39XJgCe7CxtmZmZZWK9/rO"
-    "LEjI4EVIJ7J65efw6sh7pWcurVfiJTt4Jc7Pvzq8OXl5J8uGXp1kYqlgM2ufM1j54/rDX8JMvlLuRSV9PocJeJQ+2D+B"
-    "eaXrxl/nc6pkdiWUF1K7JVknjKZ4nPQdlaYmwVH4qWn8QGT348QsxslIeNvQQIyTqfSSn9M0XWcDsZwbRyLj1Sx6JjjD"
-    "2Z03cSqFJdeUPkYEGBhUqTcBYyHWYQLYGAo4jQe2jhhhC7iAJ3a37pR3VBZnqXgtCqnKJmyISe3iLmTpQuBkrbG8glcL"
-    "pafjhFcrck7OKD4ANbhcr1uAJeLU5/+SNYK+AbHcTOlKZOPEgSGNY1vjROZMlr8t/dMoS7CaceUBQqyRpm/+5hZAMUU2"
-    "lCiVxgZvhG204B1pb/ldi98GHCfojuxqY2bAAIiQlgvIbIN0DElpQIGIB2OWN16cVuRlikrqnCl61es11k58evt7Bu7O"
-    "4HUi80WIv2jKUnjEe9Yf8Pn5hBmQcV4ObNCrIB03igT7M6TNpVEt+m0m8SEwFPBnLQGVHgRybnnJsAmCAlMot8PnZHSf"
-    "+FXNso6MwmsIrSbrFUH19+v1IOlS8hkH1oNtq8iN1nHPfre4livQn2kJ2JemKVnzYesVEzxIkIE3aCg54D426gTS8p1d"
-    "zluYPAjjM/cesmAGZM5HBMedhn2FhIiwpzSoQzAHJGpju2bBeZqR7bX7+c1HEbYPkkppVTVVMrrAf/kt/v/l8vLFZcfR"
-    "r8Nfh/Dg0do0uwADPhSh7e7nwOi2KxqcSta3fd5ff3wvoinYrMBrNkmaHd8khXQclpMFJTj9NEbvzBJMtAQCs+wmD+AJ"
-    "RuDDEo5H7L8DDhs0hScdVIxjK3EKnkI1nz+9f3t9lnYRG3Z8vYAblGqCrtlxM0GTJqkPayDLhagMKHaqWfuisKYKUoQz"
-    "ZY3m2+psL5nQ77gGcsYOlKfKHZJovUVMWitXPY5noUE50mgTlmpC4y6MDcHs+bu5ZeD4xux4QY0mPaihT9vYL1ECvyTA"
-    "Nwyd62Ifr3TY4dhF2sVvmF6ymuV0qtiOLD92JLPJ/aHWn9j9MMQvQdBZK+RsX9eDEOzcLNNnavVxtXUYfXDkcRo+SZ5Y"
-    "dHdE1RnIBmzSXoULod/oI8Vdh0jjrceCDAi0+bbJ7VLZxd0G+dDzxg1LWfmS/byJoHNdBg86JQeu0WPDoBYStSSnH3S5"
-    "egeoklEYVriy+AMLdxSX24qrKVW1gXj9bne34cu6Lg8l8ZpX46TXXnlXGFYWThTKOlAD4nDe1I7vBNzqZmKmfP3p9g4+"
-    "uvuv9hjwWIeIUfGsAdJzPAispx/8IMlEXI+rxU5m/6sYliq8FQ6qO7yB59yGMRS0myar7d13FNTR1XMu2ugIF+3hHWus"
-    "mimdHA/107HFQbhHyw/k1+67/bnSiLEfQPMJLnrGRP7s2QogDv9LGUZRdNIwXAos4RtIVTQKR3FFo//qnHhyUnqseTGe"
-    "P+GJ0i5gKHwFaLE/zKY4enThcea5dd/EJcMk3abEqDhxmoWMIzajMDnjTuZKFwV6Re840Tsc8OxUqkp958hF58jFkH+H"
-    "ZCi4k/5YHvZA9VSOnAvpmZ8/c9bcsgaFjgcHXOV8LnlmwEddgJQ39Mah2xcHI+cunufMnDGd+L1O4dss8BQTPYcnMfLZ"
-    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u2zgSfxXCWGAdQHGcpOntOrkAQTdts9sk"
-    "RWJgb5EzHNqibTaSqCWppL5ugHuae7B7kpsZUrYky7GdHhZdIP2jiPVBzudvfkORXxrDSJpUDBudRru13wgaCY8F/DDC"
-    "WpmMDVy5F9pIlbgnWm24Msj0WIi+Fr9nUgvTT6d2Qg8c/32/9SM8EAoz1DK17rVrP1aHieSe3XNtAsbZUCUjOWYjGYmA"
-    "pdNUq09iaFtWxRHeNmKohQ3YQGVJaBhPQsaHOGA+bdiCiVRm08w2Ol8a1k5hKis+W7icylSE+c/HoDGO1IBHfa5Boc7N"
-    "l1zJ7e1PBiQMGnaaktJWg5zwO5+i0RnxyIiqQjwxD0KzB2knTCWC/Xx9eYG6iUilAq4wY0OQ7NA9wUHlKBOsqTTbZiP4"
-    "H27LZCtgdiKYTEABxkFDN4waoBnYnZiKkA2mLOUahLUwHQn9GBSk99oHDTNR2uIlVaOMSLIYtG7kuqJNeit1dGOjuDEH"
-    "N+DLDETHt1kzFCOeRbZDP7fqhNpGv86FSbmdrLbrg5ZWkFW8hSdCQ3AkyjKrvFE7dH8wtcIwNYIHmYz5GJ7iWSgViiji"
-    "gQhDsB6Epsr0ECzPGUS5/d6wBMUHlxkc8ONJ9/32XsBarVbApDVOudlM4CABQtJ8PpAKaoZikI3nCg6UigRPVusIrnpg"
-    "VvOhGPDhHekgE3BvwiMmtFbalOexMhaKnOxnAm8OhF490ZAnQxGR9EMVx5RAI4wjO5GGwe8p5pjC5AL73Pp5bp0QFZ/G"
-    "/PM82LwcKPV4LUEgjAo+BfvOJRhOILyHIJVx2TDKosi5wfB7cCFmy60PxavTt7es2e5APIA7Ywn5BY5PwG9j4Waw4ARw"
-    "so9O91BFE5PKKNoOpd44NjEWKzJi/DFUz6sGWpHYlSmHExHzZ4RKCgnsFPMgzUI1zGJQmbAEkcd79nuzBVFkrOAhCqWz"
-    "JMHcL4kxkiIKN8c6gjCnQsByZTDNtrejKAZMd1KqJJqSqIBXYA/rfBwqa8GLZOGSMOJzGnH5DOh1szlnQO4rug4+dxA7"
-    "hPHZSKt4pTVc9dk0CDQNSb/cjMbNRsp2L88/oGEIxgn+SjMOuB1ONp4wS3yi8CgCY9PYHyQC2BcZBrn/A1dGHp00b88+"
-    "nFKE5HUGI2VWniKJv/hwwpp5ziD4iWhETqzkyyc1MM/IeYoar3OHIeSRFmi/bQoV0gddg7GiEgTpPG1fba0lGTfgxDiN"
-    "oDaGz0iusoSu8pBV8uI+EVBaLOY0Sj1dT6YoUg9QGiCaMyAr9+KrBUMLFcbLHY71S60nEqnzbI6DM/wOcU4hf3Fyflou"
-    "KAYqWFOLVHDLB5HYOvSpmaiBCtHLCRsIfExAjN5WCNwtURrjzA4xWhZ8KkyR2UyfYUqvw9SV+4LgABgCaO0Ub+1AOck1"
-    "7FCq2Am3TrWR1MaiDwxROUVM7Q7sx5qJEMgxFtR1c/oQnnmLnEqYg3QKjTCYptwYpKQVhyGqfl2xyCdFUpmw8zcfKUbM"
-    "DnIgzEM5Am3XCp54mD6H4gh9LxZEmcnBFJiesGm9CCbNFgB703wCVfJa5Ssq1lE3aqbJJ2tJk3dDX+MhPwY1NeKzXM8X"
-    "EHdR9OxpIRBOkCyxaxyGNa9/OfvwoRWHW6uFgF4hL9eF0s2OXB08xn6HzxDB8KnxSYGMulqWm6OIjwMsRoG3faH3w+Lp"
-    "i4AT6wETESQbALwcMugDBdIOakVQVoPDagnqQvlj0CTxFox0LxJkvvM21ZFE7BGBxvbzjvFVG/6BNSG5h9yb6iQpkFTM"
-    "ZbJYEyI3yBE5oCaoAIFYTgNPB3PpAlc98DHQVGqVEGlzaJePu8UilYwJYuESiVOgw0hcQgBV5OZz0JorELjZ5sScXQSs"
-    "TXw5AQzbwro1xG4JJ2EO9IFjIwS4ZjrmKZkNhYxlGEbUJmnoCHQI3afAu/Ao9KEGUJ2M620lQj8M4bajv1AK4N1RQH+W"
-    "CTtOkOd+fut2CzjhGIyBPVCZVGNXbwCjrPxX7pZzFUIjA+FiNQxh1Z1ISHQKj5mbsEpDMTr6Q8Z9Y4GF/nEcsJuzi+tu"
-    "L2BHR9e/XR8fU68HsYWQLTLowkAREVJLKTUbgO3vBCg2ACtAaEVK3UFJl3ei1KcYNWsJwbAY7zg1lj/SXmKXiQjHnaio"
-    "UAaiZ8bSmkQX3xsI+yAgRI5md/poH+/cYxroaGfJTSTWGBrc2ZRIKWUXZ77hpQqGgmDn7IbosMxgTiIU49vOVU7SkULe"
-    "QpyZeIZy9pXOGbQQYzA9/KJMlXV7dVNgAZpeRKrnhO2wI/dOB7nDMY7nePCMEbMbpKs9775V/JYijVLULGG1gau1GLuS"
-    "3vMrLBDWIGSzzBs7aA1w5hQqfSLNBCId5ehXKCoMgsswUQRh2HScmF3As5yecdaGCEkwog1EDrQDkHREGzjkHy5O+M7b"
-    "CYoRBpnq3AEa+V/z2+5xSSstc+5H6xYkmq9pC3QTZCIo3907cBCEnhhx6EXCFq6Dgbn6KeSp/IzLcqfd7tnFu2vwiS+u"
-    "AJHYt+AaWaO1ky8B0pIcPFS44peSvvvHT+/6by4v3p6967+/PD+dPbDjBszfXPmcH+8G47mV3+zl8JRAXCFjKS8S4hoW"
-    "ORVUwarCjml58bi4sAi/yi/BBV9h0Bw5PSmuCcLbCTy9uIjJp7O6xh5UFoXMP3qIaUYeR8wFlEKgoNVJMRrBfeMbR4oq"
-    "NDbX0JYBrtCKpYEXaaVscXFyooxdj7g7jTqNSEFA+tfK4nexXiIv05C2+ARVIxIyuS8EA/jnulvhX8jAa1rAGTVPnxTq"
-    "h/YP7TppulAT/NAVET5eXnXhagwpGePS5W6Aldv9/frgYP+gvECGILt5f4MinHw8Y/nrFRm6l7+cXszQr9GBDBNlagxF"
-    "aTPnGD4SheXYESc30dVeVbr3AMcQJwLKInKRQZ2nzi9/Oi17CiTVUqzbr3u59uvmVgBACc6MQ0Lvi5l1ddq9Oju93pqL"
-    "4q8UfdWukuWBMut2wV6genfx6I7FiJJNX7PcukuJYW21KmunfFx10U3vyblvFjzR5WPqHo1IQqwO2OoSzUJharzSPXlX"
-    "cQrSmPWWb70Q7dZBVYoT0Nd1zzPq0KbSsVsjwtVJ9+yy5JRWu5BCu602cnq3yN33q5MA/d/lfzYm1qams7ODsOxX/FpK"
-    "j3dCDYVpZ6+9197e3duZrWtCXbocEXR5Hd03DPwOo6E2a4sxCROoO/wfENLMEqqBVASv8jCUqB6PPhbeqQ2FXwmFbz36"
-    "3pbB2NGaiXpoLUxPuNj5UklZkIFQaH4jTxq4Q0le90qeabVv5VE/v5mHPdyEmKTXpBWxqR3bX+Ba8yn+5hmEeWIlUe/6"
-    "QV2MzW/5IHt8LIbZTcNXBo+6HsHmoFHIVk5f/soz59NA7FhpI5znjTN6qR/2zkfrCefbhRv4FaZww2kaLJhkSRj5ql1r"
-    "OyQ9NTcqdshH6D1W70CI+pjsYRJvEM8Uqo+YVtxm9Y6lLyur9buTS5SD7tFAr1N7D/hHfXATgGNzUh85IfhIRjVWr1qG"
-    "pJrL0Pv23ejM3Xvs5aYnXltZg8wbkr5jyfDT/dEnCt4HDo8a+Q90+Z86S11CxNIgf+uHUBaSUCTDKSXUCFotWpMWGjDY"
-    "J8/8Q17mLIjLKhwbEcI/x/4K9HPG//xTiMB02afvq1f75AW/ykFtHi53KX1nUk4LIDRR379Pw+fcOodL5mZhhTmYm4HR"
-    "+Khw+v+pEk9HQz04r89i6zjwcmhfwUeXM88Kr0W0Jv6IHkym5So4C+cCLEcRrac9RUULZWcJVXzaRrXUscJCn6xgz+GD"
-    "c6pRZJZP1sLnMrwqU3Q1dYOSujHDK7DD5bV2M8a2nJqVeSAC2xPU6LHANHmaRovKneBVt1rqU/+w8GmDVhGNValxywUL"
-    "3zHKXawMRZwqiAS7SRs7Fet+z3iqAXCKlL/C1HDf36Ad+auwW3zohTa90KZvy41/SdqUg59Dm+fTIhqH+VH+NPIzLdXh"
-    "ZQVyGQJWyuH6FUOLGMCc4Y60xeVO3LOBK+z+ocF0vmD4daua9MdGC2dKy7GsIQyTXDrc2Fe/mnl1en7ZPe1fv7/8tY9f"
-    "IL7B2lCDVy/4/4L/L/i/Cf47HGjQR4mHjfH/z0N6h4LrtLkLyLaAh5sjPTQ1Y7H4begtXaYv+PRYMxUKLOP2f5QRP4EY"
-    "eF4XsBL2HRuux++3l1fvTrvfOIK77v4Fv1/w+wW/n8RvD81zVEFOO3G702d/ejz4K8F41R30VG9tkJ7NXUbnj37bIG2n"
-    "d9v/D9mt34f/5vyn//77P7iRFjz9gFu2cCWrcDLgqwl7Hm1rfEetR2aIi4L5/UmGVijuvbF37vFYGe0Aeayt7X6sXtFW"
-    "s8MoZVtd4VaoxT1l/qDQbEszt+yB0/44PGmGO9FwFzpnGKvufBEILbTAbekSdzT9M5kfYKFtePoOdzzhbq+ksjeuBa9+"
-    "tdHRZqtqZfnQ1WhkxLqHc/LlxfK2Yzwss9kAu7hn8Rv8lvz0mxSPNeDrTbi4Hg73IpGM7WTNDwmzsINIcS/SNrT5FkLa"
-    "imXLVWQuR15eFr4nzOVZ54OCUwcj322hgizAQD9k+E5xPxo3trUAXS4AZ1Hl9Q/y85UkY++F67xwnW+I6yxWjlmVaO/u"
-    "7b86eP23H37kgyHgF+m2uAzo9y1Xn2Y5vrI280DJHPbVrRE+A33q+7+8ApWOGLo95M1bApl8jy1utKa9T8tBbMknOvyC"
-    "6ZD/yVd2F1G/BjBWUZ1egZDmOVAkmbh1tT+kb5+7paiu/yCUsAzCE8gE7khH+prh5szEQH8KNptA2ERC0wc9/Jwt/SHr"
-    "QTZ2u8T8/I6VlibfW2NyYBkwKW47VUAE9Jh4GX1Oy497+8OQBpxWOTKgxSfhtogW5Fgk6AWJXq2WqFuYAM8moa6hGEo6"
-    "aIJiJf78vPvyd8iMcGXhpleSY07jC/MflOZ3zHzZl3nmR/Aq5xuESpPUNhCF+V7/uI4LoA+4Q+5mF1T3W99xQzvu2g6d"
-    "tvgcgmhJlHl/Ugy/vQ0trjluETe4n8IP6A6wIMukc9hRxd2V7qs098EaylugFjgfUX3chE5nkfM99W7cQ9oFTzvj/bEc"
-    "Secb8WDNtCRNTfNXkuj1etbwOYfWCEoHeEIZ4lGJJDQBJKA/gYVSu4kdHekUOPpY3uPu9QnyeeLroRLOpyM8kwlq5Uf2"
-    "giqzH9J2QHx0IOhcpxXJIS1u4c4F2pSPWDDmshyT5Ra3qP5+e7X6Z/O3WfON1dH2G7bDrs/enV10tw7BTX3amI9Ku3P/"
-    "YKNyHBab5uLsr/bXMP7sZdaEObunV+dPTNp7/B82rU5QeJy1V99vFDcQfr+/Yno8kKi3WyApEjmEFNEUpWoSBKn6UFVZ"
-    "3+7cncmuvdjeJCfC/95vbN8SINC+9CHK+df4m5lvvvEWRTExquMDmnoOQZuVn04a9rXTfdDWYP5tnj8gNld0pZyfkaLa"
-    "mqVe0VK3PKN+0zv7jutQBtu1suy5dhxmtLCDaTwp05CqxeCF4/eDdtyU9IdnCmvtyV/qtqXrNRucDMpfkmHGqS0i2sFt"
-    "BuZhue/bzYwcdzYw+bW93j0gNxjSga51WFNRvPPWxAsdq4asYfrt7dmpgOfW9lxOJ7XtehX0Qrc6bODhmwTJ0+tNWOPw"
-    "XvnsRwo22t1iwLGOg2pUUAcToit2PoXnUblXPppOCgTy+Q9FQa/YsFOBG1psaDG4FTMtne1oDUwtjpX9Zk6NJWMDcaND"
-    "CcwvJpMH41WTyf8VctzygF5aExxWJpOC3qTIKU9Vn3wf/e03VcKtg6elbRt2tMOtZ+TJAcBKX0n6OOJ56AkRXSMXsjsj"
-    "I218UG3r4SrAd51AWlpH4vOfYkXuRv7zPoRMgGwRVDMaIkNUKDPUe0DSy7OTk8PTX6gsy5z8inZwSVVYiiOA8qGxQ7yK"
-    "b+B5u/maFjOqPkzt5fSAghswmkqmMYLZjxXJnUNds09x3W5dKsQDe9k56zD+ML3UpkmnMN1hv1rxOF5rE7LJZHOpdDs4"
-    "Luls/B39pWhwxCbAcZON4W6VD9Rq4LdLcQxbJTyvJB1qG+aHEtR+iJkdXbWLMSuxMpa0bJWQ7HthzfX08MNUZALor1Q7"
-    "8MeHCPIlb4ALkHvlsBZAENnj54h9OlVUsQi95DlyCXi12RW8993p6zV3ant1BR4hYP4zr2xUJSkHtxo6jstICLKbvRVP"
-    "56n0cemCwTcGj3DFfXbK/0ApvulbpQ2dvT4/PjutyCu4HYsAV2dDsBjjQjUCkFzdkeDOJIfaWSNQpZC1Wkj13illQqIb"
-    "XqqhDbtRwoSpUB4jkCXhGfQciUt57GzDxFCgzSeG1Mo5DQWTA14wSCWJYJUoxis2ytRclZKYNbd9RdfWXfpkJLoiKTm1"
-    "UGNcihNdH8CLMWCJlEmUFdDWWsQvUtYn2a2+kBrQg2+QgP3dmJ9W++DvehMZ7Lcia/hGeEmV/KgEyyG1VlJm/DVoBf7X"
-    "iMqOD05yNMv2xE6neuF6tN3pBgq7mzrJxg4jDZTsJZQikoBwS4dJqIuiUzdFZs9pdZBjBgkwtWh4dRf5EIR3Uv73cCbb"
-    "eHP0Kyhjl0uswSBKYwU3F6q+TFo5oNEFOCk+niizQeJEIBFdiwzdX4pFsVChXm9rKXLg9xg+6JD+JDc5tBhPMTHFTNQA"
-    "0aUsOZ9qMLWHGN2kECOTorSwqtezFCMR9EpLQvEsQGCQ56sxjT6SQuIIN+x1cWdLtZvymNrSl3VihHrSzRnNTfKX4ocA"
-    "PE8HDk4PT45eVKllHQmVatAevfE2/qDbrJEiuBh0rGLB3E5u0YnHP+x+hNXbUb1l5jHGFZSFnVFthcGhoQHM66GOcGYr"
-    "xNBJ3Yim5sYtqtJbF7aEQnNfldHgEzE4iNRHa0h3E6U1ci3r1CwOsvdCBYimRwgwe7csHL+LKJLhfTH8VWXd0vmdE19V"
-    "pdxjcuuHwjgf5kgCxyL76+9k+Gcx7HiJBjsaBBrJSZ7NqOKzC4bSsafP5FynvejpRcM9m4ZNvUlu92A5YvCZPwmd9vG1"
-    "M/b5BEj2SUtMth8/id4G3TG48KWXDi710vmKIu+IDL5GImrRNrG6tROdiyVzIblMHh6iabIYELJL0Un/U9vaorRxHtke"
-    "KyCrvMZavGi92Zp/KubT/gu1BIsuoBZbvJkrgneWD6rImEY3qDwpGbzQgD4GSWAkSxQtHcTMJc2T9xUGa5GwKL+N5RTG"
-    "pbyagPP9gGpDbmZ3TsWdtR3aJm5dMF07HQKbOZxFWaFnAG1syGqFrpad2ns01oQb+pBCdvxpSDsvg2uLl/QTvT1+dXx6"
-    "vjtHIC+ixIsXInBenM729vdiLtl12qhs7nwc0Q6MnB+9OfmelfRUTSoz+caDIfMTuv1WbXJPlg+B6H9enEsgYl+TLoK3"
-    "r4r1hTf80Y3q+vYboptPgyBrC9Zw2ltat8JUlIH9/b3qG7jiVwpQHcr/1JPz6lyaj09lGSXBB9v71LGMXdhGOsI2m/8K"
-    "Mt4DPBv234Jy50tJwoR/sQLyND5R5MkGlT1LD6JUFbnq7r/0y1eavLW/+4CML45y8g/XlPj3"
+    "Y29tcGxldGlvbjo0NjI6OTM1LGlucHV0czo2MjQ6MTg1MyxsbG1zOjE0NDc6NDM0NixzY2hlbWE6Mzk5NjoxNzM5OSxz"
+    "a2lsbDoxNjc3OjM2OTEKeJx1Ustu20AM/BViL3UAqUiv9ckoEjS3IPFN0GFtUQ9YIoUlFUEo+u/lSrItGOjF8vIx5HDm"
+    "j6sCD724n1nmXGI/ZybCs7rEffoJxhoDQqMw8tAWsCb3QKx1QxU0EmPqz4rFd5cnmfN9307WfYhf0BpBUNVqZQ9eLgJl"
+    "E0QT4ACi3EscQYZ34mKCsyfwJCOGBSxgx4qGdjSc5QFIcVK+TdvaUvMYd7YPMN2KTxOQ73BBKzlUGJm9zn/AX6t2PXLf"
+    "ojW209MMnid2iK7zVCynuV0ly5Nnm5e5NK1Z1HAd2bx1RcHwheGbQMzdJ1t1bxVp2nN4bDn+eoc1PKMqX5Aeag7vb3CN"
+    "z0UdF7hQ8hIJiS/j2/029mcfsBxaa4DTbXwaUEODsgGOtVyqHd8qY3qCHdIXfLwcP95ePp9urcboxIIzAeLbM09oaFtb"
+    "0LcX6NhssiO0JJSBu1l4Q2sCU4ekdzT11ZadryTOF1N1b1v06BVMpxnwvrzXhjddB5thlmuYjKKOaByezTcF/IjimUYb"
+    "I24Em4z/SmKaT7EQWJw6NlrzoNGjZtYNzuqRxWAbtKjug05Lqcm/Kv8AcfXf/0HWFgsEZjXnuTn49x9W1y8TeJy1VNFO"
+    "2zAUfYavsKxJA6m0KagT6p6qiWk8DbG+VZW4Ta5TU8c3sx26CvXfd51UKIWwdg/kJYnle84959rnNCVrMQ0ns2f5yadL"
+    "LECO5TKE0o8Hg0dP9qJZ7ZPLB5kDFQaXyWVyMbwc7Lb3ZNiUyFW0eGQk/i8dleiCRi/Hz3JJPsT3bpcPTtucd2XoU6fL"
+    "oMny8nSJwqN7QvfZi1giLBTYr/cpqAxDSEMpmBpuyyTk2rDaBszRdeJOv92JentPFtrqoirkeMjf8Kf5/jIaXY1aRNfJ"
+    "dcIMgVZoIwXYzU8lx7PXGra9lxVbGSO38y72yd2taKAYs6AMIyTaSDyTCnxsy4NCOe8d8OgHrUUKDlVlGFEsXtlTgzCH"
+    "Qy5vvD9gTgQkFdBGuFi2EWdon8T9zfT+9ubXeb/tWNLiumIaHtWCPLZoFkQGwb6dAZiVKMihOLPIZUI5KkRgb5hMO7IF"
+    "2nC+J0aB8RhnAHkk0AEL//YQbV8cA+dg00Gc+yjNo82+ssASIQhFrm5mj282j8YB17VYeEaLDtcm3D+k8YdHENbI9iUC"
+    "bCaG+371k9YZG/bb/iX90ZYJIct0xAFz17oyO+2z3QGcz0+hLM3mA6/oZu+0vDfGSexCrHVYUhUE+BWPoGNoB3WxIIcF"
+    "Bb7wS1p/oKyYIMclT9MPJ8/b0CGnc8139z9k8QnL8SMjtVvYtr77vyvtMIvZUu+aH9F2w3oyiyFWL/B8y6oW8O8+OIqO"
+    "9VehQ5uiAJHGw2P9mnMgdujF2QMHmhEN6ZjD5/sDhwGLIaU8dod8ZyrF0Da60AdKhq2SYRKf185FXUcY9xd6jXTkeJy1"
+    "V11v2zYU/SuEXpIAjuCgyDA4RYGi69AOw1o0BfoQBxMtX9msJVIjqbhe4P++c0nZlmMljYfWTxZF3o9zz7m8uk+8MaVL"
+    "Rjf3iZYVJaNkTmWdDJIpudyq2iujsfibyZuKtJf8LPjMQGjjRS7LUk5KSsVbmc9FFqzd3KZsKxPKCT8n4WqZ07mjWlrp"
+    "aSpyU1VST0Ut/VyYAnuwsbZmZmWVivf6zixIyOBFSCeyeuXn8OrIe6VnLq1X4iU7eCXOz786vDl5eSfLhl6dZGKpYDNr"
+    "nzNY+eP6w1/CTL5S7kUlfT6HCXiUPtg/gXml68Zf53OqZHYllBdSuyVZJ4ymeJz0HZWmJsFR+Klp/EBk9+PELMbJSHjb"
+    "0ECMk6n0kp/TNF1nA7GcG0ci49UseiY4w9mdN3EqhSXXlD5GBBgYVKk3AWMh1mEC2BgKOI0Hto4YYQu4gCd2t+6Ud1QW"
+    "Z6l4LQqpyiZsiEnt4i5k6ULgZK2xvIJXC6Wn44RXK3JOzig+ADW4XK9bgCXi1Of/kjWCvgGx3EzpSmTjxIEhjWNb40Tm"
+    "TJa/Lf3TKEuwmnHlAUKskaZv/uYWQDFFNpQolcYGb4RttOAdaW/5XYvfBhwn6I7samNmwACIkJYLyGyDdAxJaUCBiAdj"
+    "ljdenFbkZYpK6pwpetXrNdZOfHr7ewbuzuB1IvNFiL9oylJ4xHvWH/D5+YQZkHFeDmzQqyAdN4oE+zOkzaVRLfptJvEh"
+    "MBTwZy0BlR4Ecm55ybAJggJTKLfD52R0n/hVzbKOjMJrCK0m6xVB9ffr9SDpUvIZB9aDbavIjdZxz363uJYr0J9pCdiX"
+    "pilZ82HrFRM8SJCBN2goOeA+NuoE0vKdXc5bmDwI4zP3HrJgBmTORwTHnYZ9hYSIsKc0qEMwByRqY7tmwXmake21+/nN"
+    "RxG2D5JKaVU1VTK6wH/5Lf7/5fLyxWXH0a/DX4fw4NHaNLsAAz4Uoe3u58DotisanErWt33eX398L6Ip2KzAazZJmh3f"
+    "JIV0HJaTBSU4/TRG78wSTLQEArPsJg/gCUbgwxKOR+y/Aw4bNIUnHVSMYytxCp5CNZ8/vX97fZZ2ERt2fL2AG5Rqgq7Z"
+    "cTNBkyapD2sgy4WoDCh2qln7orCmClKEM2WN5tvqbC+Z0O+4BnLGDpSnyh2SaL1FTForVz2OZ6FBOdJoE5ZqQuMujA3B"
+    "7Pm7uWXg+MbseEGNJj2ooU/b2C9RAr8kwDcMnetiH6902OHYRdrFb5hesprldKrYjiw/diSzyf2h1p/Y/TDEL0HQWSvk"
+    "bF/XgxDs3CzTZ2r1cbV1GH1w5HEaPkmeWHR3RNUZyAZs0l6FC6Hf6CPFXYdI463HggwItPm2ye1S2cXdBvnQ88YNS1n5"
+    "kv28iaBzXQYPOiUHrtFjw6AWErUkpx90uXoHqJJRGFa4svgDC3cUl9uKqylVtYF4/W53t+HLui4PJfGaV+Ok1155VxhW"
+    "Fk4UyjpQA+Jw3tSO7wTc6mZipnz96fYOPrr7r/YY8FiHiFHxrAHSczwIrKcf/CDJRFyPq8VOZv+rGJYqvBUOqju8gefc"
+    "hjEUtJsmq+3ddxTU0dVzLtroCBft4R1rrJopnRwP9dOxxUG4R8sP5Nfuu/250oixH0DzCS56xkT+7NkKIA7/SxlGUXTS"
+    "MFwKLOEbSFU0CkdxRaP/6px4clJ6rHkxnj/hidIuYCh8BWixP8ymOHp04XHmuXXfxCXDJN2mxKg4cZqFjCM2ozA5407m"
+    "ShcFekXvONE7HPDsVKpKfefIRefIxZB/h2QouJP+WB72QPVUjpwL6ZmfP3PW3LIGhY4HB1zlfC55ZsBHXYCUN/TGodsX"
+    "ByPnLp7nzJwxnfi9TuHbLPAUEz2HJzHy2fCmxPiZ9oiwSLaQbPNvo25j/AkKhcua9Bdjy2ln73p9u/4Ply7q5Xic7Vv9"
+    "bts4En8VwlhgHUBxnKTp7Tq5AEE3bbPbJEViYG+RMxzaom02kqglqaS+boB7mnuwe5KbGVK2JMuxnR4WXSD9o4j1Qc7n"
+    "b35DkV8aw0iaVAwbnUa7td8IGgmPBfwwwlqZjA1cuRfaSJW4J1ptuDLI9FiIvha/Z1IL00+ndkIPHP99v/UjPBAKM9Qy"
+    "te61az9Wh4nknt1zbQLG2VAlIzlmIxmJgKXTVKtPYmhbVsUR3jZiqIUN2EBlSWgYT0LGhzhgPm3YgolUZtPMNjpfGtZO"
+    "YSorPlu4nMpUhPnPx6AxjtSAR32uQaHOzZdcye3tTwYkDBp2mpLSVoOc8DufotEZ8ciIqkI8MQ9CswdpJ0wlgv18fXmB"
+    "uolIpQKuMGNDkOzQPcFB5SgTrKk022Yj+B9uy2QrYHYimExAAcZBQzeMGqAZ2J2YipANpizlGoS1MB0J/RgUpPfaBw0z"
+    "UdriJVWjjEiyGLRu5LqiTXordXRjo7gxBzfgywxEx7dZMxQjnkW2Qz+36oTaRr/OhUm5nay264OWVpBVvIUnQkNwJMoy"
+    "q7xRO3R/MLXCMDWCB5mM+Rie4lkoFYoo4oEIQ7AehKbK9BAszxlEuf3esATFB5cZHPDjSff99l7AWq1WwKQ1TrnZTOAg"
+    "AULSfD6QCmqGYpCN5woOlIoET1brCK56YFbzoRjw4R3pIBNwb8IjJrRW2pTnsTIWipzsZwJvDoRePdGQJ0MRkfRDFceU"
+    "QCOMIzuRhsHvKeaYwuQC+9z6eW6dEBWfxvzzPNi8HCj1eC1BIIwKPgX7ziUYTiC8hyCVcdkwyqLIucHwe3AhZsutD8Wr"
+    "07e3rNnuQDyAO2MJ+QWOT8BvY+FmsOAEcLKPTvdQRROTyijaDqXeODYxFisyYvwxVM+rBlqR2JUphxMR82eESgoJ7BTz"
+    "IM1CNcxiUJmwBJHHe/Z7swVRZKzgIQqlsyTB3C+JMZIiCjfHOoIwp0LAcmUwzba3oygGTHdSqiSakqiAV2AP63wcKmvB"
+    "i2ThkjDicxpx+QzodbM5Z0DuK7oOPncQO4Tx2UireKU1XPXZNAg0DUm/3IzGzUbKdi/PP6BhCMYJ/kozDrgdTjaeMEt8"
+    "ovAoAmPT2B8kAtgXGQa5/wNXRh6dNG/PPpxShOR1BiNlVp4iib/4cMKaec4g+IloRE6s5MsnNTDPyHmKGq9zhyHkkRZo"
+    "v20KFdIHXYOxohIE6TxtX22tJRk34MQ4jaA2hs9IrrKErvKQVfLiPhFQWizmNEo9XU+mKFIPUBogmjMgK/fiqwVDCxXG"
+    "yx2O9UutJxKp82yOgzP8DnFOIX9xcn5aLigGKlhTi1RwyweR2Dr0qZmogQrRywkbCHxMQIzeVgjcLVEa48wOMVoWfCpM"
+    "kdlMn2FKr8PUlfuC4AAYAmjtFG/tQDnJNexQqtgJt061kdTGog8MUTlFTO0O7MeaiRDIMRbUdXP6EJ55i5xKmIN0Co0w"
+    "mKbcGKSkFYchqn5dscgnRVKZsPM3HylGzA5yIMxDOQJt1wqeeJg+h+IIfS8WRJnJwRSYnrBpvQgmzRYAe9N8AlXyWuUr"
+    "KtZRN2qmySdrSZN3Q1/jIT8GNTXis1zPFxB3UfTsaSEQTpAssWschjWvfzn78KEVh1urhYBeIS/XhdLNjlwdPMZ+h88Q"
+    "wfCp8UmBjLpalpujiI8DLEaBt32h98Pi6YuAE+sBExEkGwC8HDLoAwXSDmpFUFaDw2oJ6kL5Y9Ak8RaMdC8SZL7zNtWR"
+    "ROwRgcb2847xVRv+gTUhuYfcm+okKZBUzGWyWBMiN8gROaAmqACBWE4DTwdz6QJXPfAx0FRqlRBpc2iXj7vFIpWMCWLh"
+    "EolToMNIXEIAVeTmc9CaKxC42ebEnF0ErE18OQEM28K6NcRuCSdhDvSBYyMEuGY65imZDYWMZRhG1CZp6Ah0CN2nwLvw"
+    "KPShBlCdjOttJUI/DOG2o79QCuDdUUB/lgk7TpDnfn7rdgs44RiMgT1QmVRjV28Ao6z8V+6WcxVCIwPhYjUMYdWdSEh0"
+    "Co+Zm7BKQzE6+kPGfWOBhf5xHLCbs4vrbi9gR0fXv10fH1OvB7GFkC0y6MJAERFSSyk1G4Dt7wQoNgArQGhFSt1BSZd3"
+    "otSnGDVrCcGwGO84NZY/0l5il4kIx52oqFAGomfG0ppEF98bCPsgIESOZnf6aB/v3GMa6GhnyU0k1hga3NmUSCllF2e+"
+    "4aUKhoJg5+yG6LDMYE4iFOPbzlVO0pFC3kKcmXiGcvaVzhm0EGMwPfyiTJV1e3VTYAGaXkSq54TtsCP3Tge5wzGO53jw"
+    "jBGzG6SrPe++VfyWIo1S1CxhtYGrtRi7kt7zKywQ1iBks8wbO2gNcOYUKn0izQQiHeXoVygqDILLMFEEYdh0nJhdwLOc"
+    "nnHWhghJMKINRA60A5B0RBs45B8uTvjO2wmKEQaZ6twBGvlf89vucUkrLXPuR+sWJJqvaQt0E2QiKN/dO3AQhJ4YcehF"
+    "whaug4G5+inkqfyMy3Kn3e7Zxbtr8IkvrgCR2LfgGlmjtZMvAdKSHDxUuOKXkr77x0/v+m8uL96eveu/vzw/nT2w4wbM"
+    "31z5nB/vBuO5ld/s5fCUQFwhYykvEuIaFjkVVMGqwo5pefG4uLAIv8ovwQVfYdAcOT0prgnC2wk8vbiIyaezusYeVBaF"
+    "zD96iGlGHkfMBZRCoKDVSTEawX3jG0eKKjQ219CWAa7QiqWBF2mlbHFxcqKMXY+4O406jUhBQPrXyuJ3sV4iL9OQtvgE"
+    "VSMSMrkvBAP457pb4V/IwGtawBk1T58U6of2D+06abpQE/zQFRE+Xl514WoMKRnj0uVugJXb/f364GD/oLxAhiC7eX+D"
+    "Ipx8PGP56xUZupe/nF7M0K/RgQwTZWoMRWkz5xg+EoXl2BEnN9HVXlW69wDHECcCyiJykUGdp84vfzotewok1VKs2697"
+    "ufbr5lYAQAnOjENC74uZdXXavTo7vd6ai+KvFH3VrpLlgTLrdsFeoHp38eiOxYiSTV+z3LpLiWFttSprp3xcddFN78m5"
+    "bxY80eVj6h6NSEKsDtjqEs1CYWq80j15V3EK0pj1lm+9EO3WQVWKE9DXdc8z6tCm0rFbI8LVSffssuSUVruQQrutNnJ6"
+    "t8jd96uTAP3f5X82JtamprOzg7DsV/xaSo93Qg2FaWevvdfe3t3bma1rQl26HBF0eR3dNwz8DqOhNmuLMQkTqDv8HxDS"
+    "zBKqgVQEr/IwlKgejz4W3qkNhV8JhW89+t6WwdjRmol6aC1MT7jY+VJJWZCBUGh+I08auENJXvdKnmm1b+VRP7+Zhz3c"
+    "hJik16QVsakd21/gWvMp/uYZhHliJVHv+kFdjM1v+SB7fCyG2U3DVwaPuh7B5qBRyFZOX/7KM+fTQOxYaSOc540zeqkf"
+    "9s5H6wnn24Ub+BWmcMNpGiyYZEkY+apdazskPTU3KnbIR+g9Vu9AiPqY7GESbxDPFKqPmFbcZvWOpS8rq/W7k0uUg+7R"
+    "QK9Tew/4R31wE4Bjc1IfOSH4SEY1Vq9ahqSay9D79t3ozN177OWmJ15bWYPMG5K+Y8nw0/3RJwreBw6PGvkPdPmfOktd"
+    "QsTSIH/rh1AWklAkwykl1AhaLVqTFhow2CfP/ENe5iyIyyocGxHCP8f+CvRzxv/8U4jAdNmn76tX++QFv8pBbR4udyl9"
+    "Z1JOCyA0Ud+/T8Pn3DqHS+ZmYYU5mJuB0fiocPr/qRJPR0M9OK/PYus48HJoX8FHlzPPCq9FtCb+iB5MpuUqOAvnAixH"
+    "Ea2nPUVFC2VnCVV82ka11LHCQp+sYM/hg3OqUWSWT9bC5zK8KlN0NXWDkroxwyuww+W1djPGtpyalXkgAtsT1OixwDR5"
+    "mkaLyp3gVbda6lP/sPBpg1YRjVWpccsFC98xyl2sDEWcKogEu0kbOxXrfs94qgFwipS/wtRw39+gHfmrsFt86IU2vdCm"
+    "b8uNf0nalIOfQ5vn0yIah/lR/jTyMy3V4WUFchkCVsrh+hVDixjAnOGOtMXlTtyzgSvs/qHBdL5g+HWrmvTHRgtnSsux"
+    "rCEMk1w63NhXv5p5dXp+2T3tX7+//LWPXyC+wdpQg1cv+P+C/y/4vwn+Oxxo0EeJh43x/89DeoeC67S5C8i2gIebIz00"
+    "NWOx+G3oLV2mL/j0WDMVCizj9n+UET+BGHheF7AS9h0brsfvt5dX70673ziCu+7+Bb9f8PsFv5/Ebw/Nc1RBTjtxu9Nn"
+    "f3o8+CvBeNUd9FRvbZCezV1G549+2yBtp3fb/w/Zrd+H/+b8p//++z+4kRY8/YBbtnAlq3Ay4KsJex5ta3xHrUdmiIuC"
+    "+f1JhlYo7r2xd+7xWBntAHmsre1+rF7RVrPDKGVbXeFWqMU9Zf6g0GxLM7fsgdP+ODxphjvRcBc6Zxir7nwRCC20wG3p"
+    "Enc0/TOZH2ChbXj6Dnc84W6vpLI3rgWvfrXR0WaramX50NVoZMS6h3Py5cXytmM8LLPZALu4Z/Eb/Jb89JsUjzXg6024"
+    "uB4O9yKRjO1kzQ8Js7CDSHEv0ja0+RZC2oply1VkLkdeXha+J8zlWeeDglMHI99toYIswEA/ZPhOcT8aN7a1AF0uAGdR"
+    "5fUP8vOVJGPvheu8cJ1viOssVo5ZlWjv7u2/Onj9tx9+5IMh4BfptrgM6PctV59mOb6yNvNAyRz21a0RPgN96vu/vAKV"
+    "jhi6PeTNWwKZfI8tbrSmvU/LQWzJJzr8gumQ/8lXdhdRvwYwVlGdXoGQ5jlQJJm4dbU/pG+fu6Worv8glLAMwhPIBO5I"
+    "R/qa4ebMxEB/CjabQNhEQtMHPfycLf0h60E2drvE/PyOlZYm31tjcmAZMCluO1VABPSYeBl9TsuPe/vDkAacVjkyoMUn"
+    "4baIFuRYJOgFiV6tlqhbmADPJqGuoRhKOmiCYiX+/Lz78nfIjHBl4aZXkmNO4wvzH5Tmd8x82Zd55kfwKucbhEqT1DYQ"
+    "hfle/7iOC6APuEPuZhdU91vfcUM77toOnbb4HIJoSZR5f1IMv70NLa45bhE3uJ/CD+gOsCDLpHPYUcXdle6rNPfBGspb"
+    "oBY4H1F93IROZ5HzPfVu3EPaBU874/2xHEnnG/FgzbQkTU3zV5Lo9XrW8DmH1ghKB3hCGeJRiSQ0ASSgP4GFUruJHR3p"
+    "FDj6WN7j7vUJ8nni66ESzqcjPJMJauVH9oIqsx/SdkB8dCDoXKcVySEtbuHOBdqUj1gw5rIck+UWt6j+fnu1+mfzt1nz"
+    "jdXR9hu2w67P3p1ddLcOwU192piPSrtz/2CjchwWm+bi7K/21zD+7GXWhDm7p1fnT0zae/wfNq1OUHictVffbxQ3EH6/"
+    "v2J6PJCot1sgKRI5hBTRFKVqEgSp+lBVWd/u3J3Jrr3Y3iQnwv/eb2zfEiDQvvQhyvnX+JuZb77xFkUxMarjA5p6DkGb"
+    "lZ9OGva1033Q1mD+bZ4/IDZXdKWcn5Gi2pqlXtFStzyjftM7+47rUAbbtbLsuXYcZrSwg2k8KdOQqsXgheP3g3bclPSH"
+    "Zwpr7clf6ral6zUbnAzKX5JhxqktItrBbQbmYbnv282MHHc2MPm1vd49IDcY0oGudVhTUbzz1sQLHauGrGH67e3ZqYDn"
+    "1vZcTie17XoV9EK3Omzg4ZsEydPrTVjj8F757EcKNtrdYsCxjoNqVFAHE6Irdj6F51G5Vz6aTgoE8vkPRUGv2LBTgRta"
+    "bGgxuBUzLZ3taA1MLY6V/WZOjSVjA3GjQwnMLyaTB+NVk8n/FXLc8oBeWhMcViaTgt6kyClPVZ98H/3tN1XCrYOnpW0b"
+    "drTDrWfkyQHASl9J+jjieegJEV0jF7I7IyNtfFBt6+EqwHedQFpaR+Lzn2JF7kb+8z6ETIBsEVQzGiJDVCgz1HtA0suz"
+    "k5PD01+oLMuc/Ip2cElVWIojgPKhsUO8im/gebv5mhYzqj5M7eX0gIIbMJpKpjGC2Y8VyZ1DXbNPcd1uXSrEA3vZOesw"
+    "/jC91KZJpzDdYb9a8TheaxOyyWRzqXQ7OC7pbPwd/aVocMQmwHGTjeFulQ/UauC3S3EMWyU8ryQdahvmhxLUfoiZHV21"
+    "izErsTKWtGyVkOx7Yc319PDDVGQC6K9UO/DHhwjyJW+AC5B75bAWQBDZ4+eIfTpVVLEIveQ5cgl4tdkVvPfd6es1d2p7"
+    "dQUeIWD+M69sVCUpB7caOo7LSAiym70VT+ep9HHpgsE3Bo9wxX12yv9AKb7pW6UNnb0+Pz47rcgruB2LAFdnQ7AY40I1"
+    "ApBc3ZHgziSH2lkjUKWQtVpI9d4pZUKiG16qoQ27UcKEqVAeI5Al4Rn0HIlLeexsw8RQoM0nhtTKOQ0FkwNeMEgliWCV"
+    "KMYrNsrUXJWSmDW3fUXX1l36ZCS6Iik5tVBjXIoTXR/AizFgiZRJlBXQ1lrEL1LWJ9mtvpAa0INvkID93ZifVvvg73oT"
+    "Gey3Imv4RnhJlfyoBMshtVZSZvw1aAX+14jKjg9OcjTL9sROp3rherTd6QYKu5s6ycYOIw2U7CWUIpKAcEuHSaiLolM3"
+    "RWbPaXWQYwYJMLVoeHUX+RCEd1L+93Am23hz9CsoY5dLrMEgSmMFNxeqvkxaOaDRBTgpPp4os0HiRCARXYsM3V+KRbFQ"
+    "oV5vayly4PcYPuiQ/iQ3ObQYTzExxUzUANGlLDmfajC1hxjdpBAjk6K0sKrXsxQjEfRKS0LxLEBgkOerMY0+kkLiCDfs"
+    "dXFnS7Wb8pja0pd1YoR60s0ZzU3yl+KHADxPBw5OD0+OXlSpZR0JlWrQHr3xNv6g26yRIrgYdKxiwdxObtGJxz/sfoTV"
+    "21G9ZeYxxhWUhZ1RbYXBoaEBzOuhjnBmK8TQSd2IpubGLarSWxe2hEJzX5XR4BMxOIjUR2tIdxOlNXIt69QsDrL3QgWI"
+    "pkcIMHu3LBy/iyiS4X0x/FVl3dL5nRNfVaXcY3Lrh8I4H+ZIAsci++vvZPhnMex4iQY7GgQayUmezajiswuG0rGnz+Rc"
+    "p73o6UXDPZuGTb1JbvdgOWLwmT8JnfbxtTP2+QRI9klLTLYfP4neBt0xuPCllw4u9dL5iiLviAy+RiJq0TaxurUTnYsl"
+    "cyG5TB4eommyGBCyS9FJ/1Pb2qK0cR7ZHisgq7zGWrxovdmafyrm0/4LtQSLLqAWW7yZK4J3lg+qyJhGN6g8KRm80IA+"
+    "BklgJEsULR3EzCXNk/cVBmuRsCi/jeUUxqW8moDz/YBqQ25md07FnbUd2iZuXTBdOx0CmzmcRVmhZwBtbMhqha6Wndp7"
+    "NNaEG/qQQnb8aUg7L4Nri5f0E709fnV8er47RyAvosSLFyJwXpzO9vb3Yi7ZddqobO58HNEOjJwfvTn5npX0VE0qM/nG"
+    "gyHzE7r9Vm1yT5YPgeh/XpxLIGJfky6Ct6+K9YU3/NGN6vr2G6KbT4MgawvWcNpbWrfCVJSB/f296hu44lcKUB3K/9ST"
+    "8+pcmo9PZRklwQfb+9SxjF3YRjrCNpv/CjLeAzwb9t+CcudLScKEf7EC8jQ+UeTJBpU9Sw+iVBW56u6/9MtXmry1v/uA"
+    "jC+OcvIP15T49w=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8371,13 +8406,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8390,34 +8426,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11355,18 +11428,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -11666,7 +11740,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -11700,8 +11778,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12160,8 +12249,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

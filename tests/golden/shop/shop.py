@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1376: the first handler from handlers.py
-#     line 1441: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13784: the tables (commands, groups, errors, result shapes)
+#     line 1410: the first handler from handlers.py
+#     line 1475: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13873: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -912,7 +912,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -945,11 +946,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -960,17 +964,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -1041,126 +1075,126 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozNTksaW5wdXRzOjY5NCxsbG1zOjE1NjMsc2NoZW1hOjM4ODQsc2tpbGw6MTY2OQp4nL1SQU7DMBD8"
-    "ysoXQHIqzn0DUpFA4hD1YBInsXC8qb0+FITEa3gYL2FtF+S2SHAihzjanZnsjPdFjB7jEsS6bYWQ/Fqs6rSQ4jadoByg"
-    "77Vfia1sxS4i5Z43VQ8e9YBeQ2IaN4KhNdCkocN5Vq6/CIDO7mFRXs2aGG8CKJix11ZCQDAfb+9Z3hqnA8vfM3kwPhDk"
-    "CuBQ9BQpi2PUa6Zbw21uZJlQxhuM65m+cToTJY8HDl3CO9gsZNApWxhM4EeKw4zF/8F6u5XXnEQrmsaQnllaJBVWfpgU"
-    "AWEVSQKFySwN4aoztK/AyUUqwaXXu2i87q9OGc98dDxOxTqFjBpXVlGFuFFkKGbSORLdD1ol1+PJsgW+mtz7tuJjmBjQ"
-    "NA7L91a6aK0Ud/wTvlg236t9Co9Tqjbi98iWvDLnUeyOMvtjpP+e45fdw4ZWdjuMjn7Elm2soOEpngO54BGJ90/k4usn"
-    "w0UkBXic7VZdb9MwFH3efoVlTQKktE0rIdG+7QF4KRpf0h6qwrzkpvGW2Kl9DStV/zu20y5eEuiQ2BP0pYpzfe451/dc"
-    "57QqWAIniy0900kOJaMzmiNWejYa3WgpBvXqUKrVKFUsw9EknsSD8WS0D48obiqwu+T1DSRonyslK1DIQdPZlnKE0v3v"
-    "ozQqLlY2KgWdKF4hl8IuX+YMCUoiVQpqSHcR1TmvvqJ0W9uhoIBwJCsJetjJl3DcdDd9zoH4NxEtuZiDWGFOZ+OoRcvm"
-    "/cGrenvGTIH2Vex+Lg1DBOXAviziwXS5fbk7oz0AK/CkmdhcZHS2aDM5J77iRAqCllTJqq6GgmFXwpwhR5OCk8DueGls"
-    "Waex11M/DNzTno4w5TUoR6dwmwM98TAOAMavHiD4xxaExVCwNlxBauV4bksbxLFwUW+t2nYL7KJtA1IUdLeMmvxupY3p"
-    "TyYAPU9TBVr3ANOCi6avdLdKFwKIiyEyI0wc+qldYH1ruj1p0deH3tmTtQ0Cd0lhNP8G7+5rFsfh8qF4TeW4QFj1lM5l"
-    "DVTOLc0+ifsFphTbdIziGtmLeqa9Tu+Ae76LpUtpdB6ou5ayACY6SJ+swZyNUKZs8wAlY4WGNnnv48aWVgdLU+6wWPE+"
-    "KG69OVosl6drI/HvjpaeocGIT0O4JkzfQkoy2XPghynUP3UqxZO9rw6jYRL3WLunPRorTgMjjbu98GCi/Wo41LPNMnKx"
-    "/2fbvzXb/hDYt3QA/MHZgD7Cln5sPOGNn0gjMBhABwsEeiZOzFGiGRfpE/LsvwT6Z/ZRrnXOk4U7Kb8gDVYGHf3fs1CQ"
-    "Hf88cha3gXY4CGsvRhJjB5/Q30ERwUrQ5PlVZhOTOumMfHz95uqF/4ySWaah/zTK4OZqLOTv2JIf2TIOtoz9FGkXzul6"
-    "ROF+Aprnh7p4nO1Y247bNhD9FUIosAkgC94ABRpvECBA0xvSbm5AHtZuREsjizFFKiS1u87C/94ZUrJlS7ls26BoEr+J"
-    "JudyeOZwyJvIaS1tNLu4iRSvIJpFJcg6iqMcbGZE7YRWOPijzpoKlOP0zWhNzJR2LONS8qWEhD3mWclSb+1ikZCtlAnL"
-    "XAnM1jyDiYWaG+4gZ5muKq5yVnNXMl3gHJxYG70yvErYr+pSr4Fx74Vxy9J640r0aktdJ/WGPSDjD9lk8sbi6MmDSy4b"
-    "eHiSsiuB9tL2O0ULv704/4Pp5RvIHKu4y0qhVuiNO2/7BE0LVTfuRVZCxdMzJhzjyl6BsUwrCMtBXYLUNTCKwOW6cTFL"
-    "b+aRXs+jGXOmgZjNo5w7Tt9JkmzTmF2V2gJLaTQNngGd4dq9N3aHMwO2kS5EhBAQoFx1AeNA2IMlQkYwoNOwYOeI0DUI"
-    "FWKJs1t3wlmQxd2EPWIFF7LxE0JS+7gLLq0PHIzRhkbwr7VQ+Tyi0Qqs5SsIH4gautxuW4A5xqkm78BoBteIWKZzOGPp"
-    "PLLIjsaSrXnEMyLKawNvG2EAraa06whC2CMF1+5igUARPTo6SKFwgtPMNIrRjGSw9bbFrgPGMrgEs+lMxJQ88ylZj8ou"
-    "QEtwSI3bH7AgvLLGsTsVOJ7gLqqMqHk28Bj2jD1//FOKfF2hxyXP1j7uopGSOYzz7jDQyWRJu55SLhYZoDa+VOwskOqJ"
-    "T5W2Q7SItxmED89KhDxtSSdU7Am54yJBxQArLsFK7XE4mt1EblNTGQcW4d9YWDUYJwCr/Ga7jaM+DT9hwTbeSUMtsZAH"
-    "2vCURj1xTQ7mthFFwkHVm2WdwSodOHkVqrbzgWnYUtSvnaalx1OpKHDjVxr3feAvE24zXPSSiEj/xFEl1BNQK1dGs9P4"
-    "KCz0+07UYXnBsRbxryn9yA13DgwZ+/NiOrm/uPl++100YmAFPmjkxHnhhfcwkkfMw0xbTyyreD3MQXI3TOEJirNrctqg"
-    "il+LqkFY7099PuFjQl9tOKqplmAoHEmLe/lMk2nPwOkPBxb855EJtNHVOabjY1vgJOEkzfoZs42PKECU2hmRMtou4r1/"
-    "Gjm26XemZ/RRnqMU2hHDkVeRjld2iNK5assHD54+Zw8BtutmyEm0/rbjThssEgSuM9lYcQm/7zCbTvvDHXh75FBQYTUC"
-    "HXntZUkqMZZiO8CN4ZtBoRCRfVJ4vHkskqgH7sWCXDa27GW3xLMQuBpYeoEFRmXkdM43B1b86XEcvK/jfVliHjzPBdni"
-    "8mkP3LB4KENHVdBuTSiGfLhD47LxcV1ADaEZ33Thmy580bqA31clqENGFdpURBHqV2GEg7eEf1jyXYjnBN9YjFxhl+tv"
-    "ER5PAzw/V3LzC6beSoOXIezIsIO8hINxkUNVa4fXkN5wvz9522g30p8Y0etP2BIQBfDFRNcB4Wb9LvSEWn+5YXRXwd4w"
-    "dIqcVdhD4pXHauow56oQIHMcJz05XHuFbrzj0IBSP+o7Pt8SdRcib41me1g+oWMa6YU489n68OwarwiY1ftVcryZqgmZ"
-    "IAudst2bjijTCLv3SnK/pwOnQyofCPL7tO2bNH/F0vx3RKdn+Flb9P+k2/gCxP+DwuqfKT5ZV2l2X1bD0TnWaBbCWNde"
-    "3P1DDlYkd1zqVQMzlCgp8G/8wwuevfXVMNONcr1pHUQ9htwjuG639R/2GZ5YvqZG4chGC8Di83KqECofUKqDNkZU6ZWJ"
-    "OKTYeR32NrDo1iQa34lx4D4Pkd53bPz/mXQs3f8Nl8K+DNj0HF2MvNa1aLfvgP7t9Yr718AYFYve+Jhvr5yoILSGBgps"
-    "T1Tmmy2h5ooGw/oTetwzazTkuz3FDt8TE1x6a8Limo+/h708iIv7x8w2JULFsjupzzhgM/MPmHf9u5kuCgvjqlr1+LFv"
-    "LvzlqRIfWXLaW3Lq+6shGYp/v8ZGoPpQjpRL2yiOniqDA65jDb2m+IUx7XJW4vUgw9bRekhpwmgcqv1jrwCDeMa6n8F7"
-    "jk+nO2HJqOfpGaM1jBfOExnFhFu8TYzhvoNkl38bdRvjZ6hQdFmDeqWNzA+ua4vtX01vFft4nO1c/W4jtxF/FUIIEBtY"
-    "ybLvLs3J7gHG5dK69cclNlCkjipTu5TE82q5R3LtUy4G+jR9sD5JZ4Zc7act2Zc/3ET54+Ld5ZLzPb+ZJfW5E8bSpCLs"
-    "DDr93otO0En4XMCFmakUrm6ENlIlcGO31+/14c4401MhRlp8zKQWZpQu7IwGvPnzi95rGBAJE2qZWvfaOcwzYGnMQ2GY"
-    "0hHM14NBKrNpZjuDzx1rFzDMik8WbqcyFVF+eRd0prEa83jE9dR0Bpefc+K63Q8GZg86dpESsVbLZArXniqYYsJjI+rE"
-    "8MTcCs1upZ0xlQj2t/OzUyaSGxGrVMAdZmwElO27EZzd8DgTbEtp1mUT+Bcey2Q7YHYmmEyAAcYNDKNp1PiDCC27FgsR"
-    "sfGCpVwDsRaWI6LvghL1nvsApawt3lItzIgkmwPXnZxXlMlwJY9ubiR3zm3A8GWQO8O32VYkJjyL7YAut9uI6k5kLApi"
-    "Um5nq+V6q6UVJBUv4ZnQImCJsswqL9QBPR8vLNrBBAYyOedTGMWzSCokUczHIopAemBWKtMhSJ4zsE77tWEJkg8qMzjh"
-    "+8OLv3b3Atbr9QImrXHMLVcCBQkgktbzhlRiMxLjbFowOFYqFjxZzSOo6pZZDXY85uE18SATUG/CYya0VtpU17FyLhQp"
-    "2a8E2hwLvXqhkCehiIn6UM3nPIkYn6Ad2Zk0DK4XzIhQJZFB+Vz5da4cETWdzvmnwtg8HUj1dC1CwIxKOgX5FhSEMzDv"
-    "EKgyzhsmWRw7NRh+AypEb7nypvjju++v2FZ/APYA6pxL8C9QfAJ6mwq3ggUlgJK9dbpBNU5MKuO4G0n9aNtEW6zRiPbH"
-    "kD3PGnBFZNeWDGdizp9gKik4sGPMB1cWqTCbA8sUSzDyeM1+bbbBiowVPEKidJYk6PsVMiZSxNHjYx2FMMdCwHJm0M26"
-    "3TieG4jJRKVK4gWRCvEK5GGdjiNlLWiRJFwhRnyCUC6fEHrdak4Z4PuK7oPOXYgNYX420Wq+UhpjbsPZY20AZvJmy+MY"
-    "WKeAfSwxnHyWUZBrI3BB/c5R8v3R8TvSVx71UW/LZBFLvOLhjG3lFoyhSMQTEmnNej+osXmCB5IOPc8DhgGIuNAgoC4p"
-    "jvhBQaHmVIIhM3eil9trUcZNF7hPY8hU0RNMvUqhywMklTzVzgQEeosehlQv1qMpjtUtBGqwrSy08kZ8MWEoodJ8ucIx"
-    "m6j1SCJ2now4cIWPGRAAd9np4cm7ang3kE+2tEgFt3wci+197yiJGqsItZywscBhAmz0CuIuTJMjsOiKAIZxYgcbrRK+"
-    "EKaMMxZPEKXnYeGSb4lwcF8BAHGBj3YguOccDshV7Ixbx9pEamNRB4aAlSLcdA3yY1uJEJjxG+y6Nb0JL7VFSoXUBxMC"
-    "uEEhjBcpNwYBYk1hGOO+LHTniyLES9jJ2/dkI2YHEQn6oZwAt2sZzzxMnwI4hL4RDVKWdDAFoqfYtJ4FE2ddEt5T4I/3"
-    "J2Alzxw+v2FWc7NmmnSyFjV5XfElGvJzMHQh8Umupwuwuzh+8rJgCIcIXdg5TsO2zv9+dHzcm0fbq4kA5J4nz1IiZQcu"
-    "E77B6oMvI4LhC+OdAvFtPUluTWI+DTAZBV72AUsXqVZUgkDK8knAkXWLjgiUjSG87LMsgRqMuQqKxGhwWi2BXUh/DEoW"
-    "3oOZbkSCOLQo+Bxkw4oNQOUor99e9uE/kCY4d8i9qA6TEmREXyaJbYHlBnlEDqgkKYVATKeBB2c5dYHLHjgMOJVaJQSh"
-    "XLTL591msUqmFGLhFpFTAqcIIyIIqoiUi6BVMBC41QqYzE4D1if0mkAM28a8FWLtgoswF/QB8WIIMCTbOU9JbEjkXEZR"
-    "TEWLBnyuI6gFBT6FoVAVGojqJFwvKxH5aShuOzAKqQDenQT0ZxU+4wK57+ePrrYBoU1BGFiRVCEu1tgGYpSVv+RqOVER"
-    "lBVgLlbDFFZdi4RIJ/NYqgmzNCSjg1/lfGQsYMJf3wTs8uj0/GIYsIOD85/O37yhygtsC0O2yKAmAkZERAWe1GwMsr8W"
-    "wNgYpACmFSt1DSldXotK1WDUskADwaK949KY/oh7iTUfRjjuSEWGMiA9M5Y6BBf43ljYWwEmcrB8MkL5eOW+oYkOdu55"
-    "iDAXTYM7meLqzrs48+UnZTAkBOtYN8WAZQZ9EkMxvu1U5SidKMQthGAJZygnX+mUIUIt0H86h8z9XcfAnt0UUICmFxHq"
-    "OWIH7MC9M0Ds8Abnczh4iYjZJcLVoVffKnxLlkYuau5BtYHLtWi7kt7z/Q7q4LCtKm4coDRAmQvI9Ik0M7B0pGNUg6gw"
-    "CTZF4hjMcMthYnYKYzmNcdIGC0nQog1YDlQi4HQEGzj4H7YKfB3sCEULA0916gCO/FXx2A2X1PcosB91EYg0n9MacBNo"
-    "olC+u/fKhSDUxITLWEQ97Erl+bjckqIOV6P79R7vUr2DckO9ickEYjTaAQSYEUTdeaosOB48CrmGQgM8hTpiBpinTkyz"
-    "+QUge/4gFAVGGgnsHyheq3JKqklxJtOuLfWgXDNrjTldhmJTJaitN4MQKBI3uG2FXojMPRpFX2CmgDcRJLuB20VigthK"
-    "7RmZjooF/DMMuDdcw/O3Rxc/tTLd+wX+F0JsXI8syqvYLMX/7iMCpmyj4Z9H70dvz757107HVKhezJ/QMDqGCG8zYmAO"
-    "/jfHrmH3NWRlSGvuCi9aCS3WbBB7fHjxAJ1l6PYQnV5c/V6/TNzut2Xq6Op+8mipJnlnpzXAjy5ft+DL4YNkXQ7bLI08"
-    "BMIyzVjzFMgCpe7Dg+jRr9GqsnNgEP3GqogvegQOXe9y5JtOALO+yv/szKxNzWBnB0GRb+T0lJ7uRBoi3M5ef6/f3d3b"
-    "WbarIMCdTShi1L0ZcF0qtJWCcJy6xn8BEBibe2wHcxrerZJ76AOY6+NHvcZUFJEGn2sOdBfkmmxO6UIH9mxhRHNCcuPG"
-    "S3kccJZ+LJKphRy4W3dcWBc9kF6v+2vKLTZt4c6/Lvvd18PPr+6+ang+fnkQRDREfi/LmkScKJjH0AADmzygYzVYKDtr"
-    "2T2rnlv1LCAHvaDMj3OoigfV3Ks2xV3ZRi+JNjA6oCXGUX8RzeCPdr+cBGqmu2HJqvFOfU7STGnSwyjSwjR8ktghZ/WG"
-    "Y5pSOks8FnFfCpbZsypgc521Gt3H3HY8sbtYeoVxZiC3nyxlhnVLcTsXXr/RpauziauWuESY1caiv8G15gu8RiBRtSj3"
-    "iQbGgNM1s8+jxe9RQe5xJRLPUHxtNGI4LUmweICfW0oPHBNBoa2HA4vHR626ycVQe1A3JT/D8K7+BIKWj1LDkoTWiXAU"
-    "iDEkWW4z00ocfUJZzd+1vIc5KEwNlFGtzwDM2tYHAOv1Auue0tM8sWBEBh3JuEXqdckQVQUNw+evRifu4d0wFz3i3E6t"
-    "vZnXOiMHwOHS/TEidD+C8gA58l/i8j91lrp+9lwaBNKjSKQiAWgaEvoUGoIl9x3v5Xe6zMltCTao5MPWl9LXJnXwnsaM"
-    "xCeOpY9xCIIqo98icT+sjvYcuxLmr0rBJfS+ScGbFPy7TcFrIP1KZYBLIthvBuUVYL6O/VfnaR5FEufi8fuScPOXl9XH"
-    "x0zZlhaDlqUWQ94EQdfA7on0+y6K5id1PorNKRI3sMyxNUgtOWnNzwl9cTbU36u9e5t/uXXdT2wPUa/JNYekcZ6Is+Fo"
-    "UkS16bHsCz2m34HSE8a2RMh6e+Le/sPKlklrmZYH05RkfH/zwc/eKFKPLt6dVOvHj+X2x4PfgQvHWUaV3XLAel2j4WN7"
-    "3+OH+9oeX9aJ2bRfNu2X5961+B1ksE2BtinQNgXasy3QWtACZwTTCFfhfh38lnx/v/QBuOGqk7zA2uu3FEgtIaqCD8rA"
-    "oR6PKnXhfSXWpkn7B64Qn9J+LE38g69W1ixu8s83TVtyu8fcF13I5FSRQHqJ1TQTA+Z2iOMDKjvMuuXGWOFGmKi13gjh"
-    "2bobpr1E9p4fGPqD1PUblLRBSRuU1IaSPAiiDOlinI+ySKiHUBBDjfFcluLjM8JYdWVmFfsrYnMpFN+tnXUmztjaIyRt"
-    "DsRtgAMMlGepm8/lmd+gq4XBbtUmnueXVe7DWv//aaWOdzaJZZNYNonlOZff68SW9lCwZnpYrtz45JIsD8q5g3377Mqf"
-    "sHt78t1///0fPJQDGrs17sNQ+czfF6eO3GpqyaNtr1t7/tBiUhK+P6PYi8SNF/XOTb/3okfHju9aYYSfa1iW1fKYaVVW"
-    "P+K26ub+dJ8mlsejuGW3nPbaB1DS4a52Rs0UtD73BQuIFlrgETeJu6N/ToqjqbSlX1/j7mn8KJXU9tn34NUvFjrKbGW2"
-    "rhynnkyMeGQV2a/taJzLR06wSx2U54caHn6T7LEliHoRNtEe9lp8X6kVCTZaCLnZ4bdeepG2tBfHEWijhK1mg4KOPE0U"
-    "2KdBT1uzpPG1mdjJexh0oh0NfZ/hO+W97dzYXiNyOQNcWpXnP8h/OYFo3GCWDWZ5TpilmTmWWaK/u/fi5atv/vTtaz4O"
-    "IX4Rbw30kP+aRX00y+Mr6zMfKJmLfZ0WwPGE6NPmv0UGqvx4gDuPtnVFQSY/r4OHtrZ7DwaxUjO4X80BHRf5H3xltxn1"
-    "WwLGKqgzLAHL3AfKYBGPwYzo6zwuWLLq1i/hhwnLwDwBTODpNoShGW4wS4yMUGYzMJtYaDwclCpt/SkqzsbZ1O2y9+s7"
-    "nFlZfG+NxQFlwKIxn2LZDvZGuIxq+PyHXPzPHBhQWu34oRYfiOgKHU2gXaLo5WqKLkoL4Dln5DUSoaRDq0gW4B9awrW4"
-    "95kRLi1cDit0tGL0EinfvF5HOgDQrxFW2QZV/oQbnlvDw1mRIwTHYXyrkFIUA2XL2HukMDTHk2DGsuWvpLhzqggA6cdP"
-    "4pomagVOZe1XazBvIevjeoTC8awZ/QBIfnTOzbtPu5moheFP30r6GQM8P7uoUNNSX1Uo+mY9aXh3QGkElXO6kYzwRGQS"
-    "mQB8wx+0Rqrdwg4pDErweSpv8JDaDKE2QelICafTCf70ArCVn8wP6qA7VFkc0dCxoJ9vsCLZp1OowIA7e4duOuUyqcig"
-    "WkWW2X/RX83+UfE223prddx9y3bY+dFfjk4vtvdBTSM6f4dMux/bARlV7bBcoZZXf/liDeEvX2ZbsObFux9PHlh0ePc/"
-    "q9y1E3ichVdNbxs3EL3rV0yVQ2xUq+arASIHBYzUDdzWdpA46KEovNTuSGK8S25Irm0hzn/vm+FKdmynPQQRueTwzcyb"
-    "N+OiKEbOtDyjcVz5bjyqOVbBdsl6h70P2JtR15iKI/lQc4hT+hiZ0spGiue2aehyxY4MJRPPyTHX2Mct2tFbE/rc+4T/"
-    "Gus4TmhhXb07o9A7sokubVpRUXyKHhZcTYFNTd4x/f7h5JjYXXDjO56OR5VvO5Ps3DY2rYHrPX/ubQCmd+u0wuXn01c/"
-    "UvJqV17HlZaTqU0ysxHRBXBnh55On0yfjEcF3H79Q1HQW3YcTOKa5mua92HJTIvgW1oBTyPudus9qj05n4hrm6bA+8to"
-    "9EifGY0eChC+PqI33qVgqjQaFfQ+e2silV3Gqxi7dZnfsinSwje4TDvcREZEA0K2tBcSaACyDT+OhAisEDs53QX/iatE"
-    "1sVkmiYCHiFGrQRx4QMJzr/EiryLTA3n4KaAkNfLCfWaR5OmA8Q74OjNydHR/vGvNJ1OhySVtAPjZeFJVwATU+17fYKv"
-    "4G2zvp++CZVfxv58PKMUeqzGkhWsYPZrSfJeXyF6URmwObowiAPOcgg+YP1lfA7m5FvYbnHeLHm7XlmXBpPZ5sLYpg88"
-    "pZPtb/WV1OAWmwDHS17D3JiYlKfkF+IYjkpo3koazCa8jyWYXa/Z3Lrq59tsKIMXtGjMMs6+G9KB84+/jKX4gPzCND1/"
-    "fYwAn/MamAC3MwHfEkghZ+Ie4p5vFaUWSpTcKn+A1bpdwXr3vVituDWbZ0vwBoGK33jjtdZRmiYs+5b1MxKBrA5eiod7"
-    "uTTx4JzBLwZ3rFs+ZGf6PzTiKxSLdXTy7vTw5LikaOCuEh7PDkZgTeNBFRzPLu5IQCeSNxu8E5g4EqyZN2BJ5d3CLrVM"
-    "UINU88L0TdpVeRF2QhWcwJUkD4D3kKycu9bXTAyFWN+wojIhWBS0XIiCQapGBGWKwrtgZ1zF5VQSsuKmK+nSh/OYjagr"
-    "kopjD43Eo7jRdglc2AYrEzFLpQHayoo4KU1jlsQSpYSts5BlrgYt+ArBf7GruWlsTPG2N1ldNwLo+Eq4SKX8KAXLPjVe"
-    "0uXiJegEzleIyk5MYMMyTgZ7Yqc1nfBbbbe2hgLuZn1f+35LASNnCeWHJCDcovsZdVG05qoYmHNczoaYoexdJRpb3kbe"
-    "J+GclPwdvgz33x/8Brr4xSKyGEM5LOHi3FTnWRN7tJ4EB8W/I+PWSJoIISLrkZ37pVcUc5Oq1aZ2NPd/atigOfZGWoaQ"
-    "Yj3Gxhg7Wu+iQYO83NSc4s9RzWqwZZDKCJtqNcmxEdEurSQSDRYBQX4vtumLSgaJH1zwl8WtI+Vuzl/kKiAOd+rDCeXI"
-    "dB2boHnLsYPzr/OF2fH+0cEvZW5JB0KhCnSPo9G1/qDrQQ9FXLFo2WihXI+u0SG3/3D6Cb5eb5Vadp5iXUJNODjTlFjs"
-    "O+rBuA5KCGc2ogtNtLXo59BQRUk6H9KGSGi6y6kafCYGe5F1tYZU1yqjyrFBmya6GLwXGkAkI0KA3dvlEPiTosiGX4jh"
-    "exV1Tae3btyrRnkH+dVbUJYQ0x6SwFpcf/+TDb98JZZbG0UMz2ru2NXsqnXG34GqcOYbYPkZG3Wc2DblbFnOSR/Ltp8+"
-    "U9jJtoyk3oUbgK2TdlUUwwml4iUiWok4idWNnZ/FjnL/TJKSfd9Hp2MxIKyVypGmZTZFQvngntJWqTzItMU3fWi13ph/"
-    "Kebz+TOzAB3OUO4bvEPSBe9kuGg09bWtUULC/QkYkHKQBEa2RGpppinIoiXDEBYr0SDVz9pzDuNCRhzg/NyjbJCtya1b"
-    "erLyfVPr0TnTZbApsduDs6gPiD7Qaic1S7SlwannT7bkDn2XcsgOb5a08yaFpnhDP9GHw7eHx6e7ewjkmWq0eCEqFcXp"
-    "wd6L55pLDq11ZjB3ul3RDoycHrw/+i8reabMcjF6oNPrCIr82cQtHZ4eHOF3XNmuQFMQrYMav9Mj0mVlTn1oXNBZHRel"
-    "ShDM7cVgb13cjADyooiFhd7c4riMAg5z4M34IjOWttlmQhi1dNq13NR5zLlz9XIzBOSGJIdVqvPQZXPzUGNyWueuhzzR"
-    "hgjopzo+h2Gwi8LyTDVUnl/2LG1ZmpJ8UKvxIWvyV4vE87ynD398hNkTlyVe9cihhpSqJwrcNNkSRPdk8ERra3Dyfme6"
-    "O6TJiP3duVEHjunoX74WrmY="
+    "Y29tcGxldGlvbjozNTk6OTE0LGlucHV0czo2OTQ6MjY4OCxsbG1zOjE1NjM6Njc3MyxzY2hlbWE6Mzg4NDoxOTIzNixz"
+    "a2lsbDoxNjY5OjM1MTIKeJy9UkFOwzAQ/MrKF0ByKs59A1KRQOIQ9WASJ7FwvKm9PhSExGt4GC9hbRfktkhwIoc42p2Z"
+    "7Iz3RYwe4xLEum2FkPxarOq0kOI2naAcoO+1X4mtbMUuIuWeN1UPHvWAXkNiGjeCoTXQpKHDeVauvwiAzu5hUV7Nmhhv"
+    "AiiYsddWQkAwH2/vWd4apwPL3zN5MD4Q5ArgUPQUKYtj1GumW8NtbmSZUMYbjOuZvnE6EyWPBw5dwjvYLGTQKVsYTOBH"
+    "isOMxf/BeruV15xEK5rGkJ5ZWiQVVn6YFAFhFUkChcksDeGqM7SvwMlFKsGl17tovO6vThnPfHQ8TsU6hYwaV1ZRhbhR"
+    "ZChm0jkS3Q9aJdfjybIFvprc+7biY5gY0DQOy/dWumitFHf8E75YNt+rfQqPU6o24vfIlrwy51HsjjL7Y6T/nuOX3cOG"
+    "VnY7jI5+xJZtrKDhKZ4DueARifdP5OLrJ8NFJAV4nO1WXW/TMBR93n6FZU0CpLRNKyHRvu0BeCkaX9IeqsK85Kbxltip"
+    "fQ0rVf87ttMuXhLokNgT9KWKc33uOdf3XOe0KlgCJ4stPdNJDiWjM5ojVno2Gt1oKQb16lCq1ShVLMPRJJ7Eg/FktA+P"
+    "KG4qsLvk9Q0kaJ8rJStQyEHT2ZZyhNL976M0Ki5WNioFnSheIZfCLl/mDAlKIlUKakh3EdU5r76idFvboaCAcCQrCXrY"
+    "yZdw3HQ3fc6B+DcRLbmYg1hhTmfjqEXL5v3Bq3p7xkyB9lXsfi4NQwTlwL4s4sF0uX25O6M9ACvwpJnYXGR0tmgzOSe+"
+    "4kQKgpZUyaquhoJhV8KcIUeTgpPA7nhpbFmnsddTPwzc056OMOU1KEencJsDPfEwDgDGrx4g+McWhMVQsDZcQWrleG5L"
+    "G8SxcFFvrdp2C+yibQNSFHS3jJr8bqWN6U8mAD1PUwVa9wDTgoumr3S3ShcCiIshMiNMHPqpXWB9a7o9adHXh97Zk7UN"
+    "AndJYTT/Bu/uaxbH4fKheE3luEBY9ZTOZQ1Uzi3NPon7BaYU23SM4hrZi3qmvU7vgHu+i6VLaXQeqLuWsgAmOkifrMGc"
+    "jVCmbPMAJWOFhjZ57+PGllYHS1PusFjxPihuvTlaLJenayPx746WnqHBiE9DuCZM30JKMtlz4Icp1D91KsWTva8Oo2ES"
+    "91i7pz0aK04DI427vfBgov1qONSzzTJysf9n27812/4Q2Ld0APzB2YA+wpZ+bDzhjZ9IIzAYQAcLBHomTsxRohkX6RPy"
+    "7L8E+mf2Ua51zpOFOym/IA1WBh3937NQkB3/PHIWt4F2OAhrL0YSYwef0N9BEcFK0OT5VWYTkzrpjHx8/ebqhf+Mklmm"
+    "of80yuDmaizk79iSH9kyDraM/RRpF87pekThfgKa54e6eJztWNuO2zYQ/RVCKLAJIAveAAUabxAgQNMb0m5uQB7WbkRL"
+    "I4sxRSoktbvOwv/eGVKyZUu5bNugaBK/iSbncnjmcMibyGktbTS7uIkUryCaRSXIOoqjHGxmRO2EVjj4o86aCpTj9M1o"
+    "TcyUdizjUvKlhIQ95lnJUm/tYpGQrZQJy1wJzNY8g4mFmhvuIGeZriquclZzVzJd4BycWBu9MrxK2K/qUq+Bce+FccvS"
+    "euNK9GpLXSf1hj0g4w/ZZPLG4ujJg0suG3h4krIrgfbS9jtFC7+9OP+D6eUbyByruMtKoVbojTtv+wRNC1U37kVWQsXT"
+    "MyYc48pegbFMKwjLQV2C1DUwisDlunExS2/mkV7PoxlzpoGYzaOcO07fSZJs05hdldoCS2k0DZ4BneHavTd2hzMDtpEu"
+    "RIQQEKBcdQHjQNiDJUJGMKDTsGDniNA1CBViibNbd8JZkMXdhD1iBRey8RNCUvu4Cy6tDxyM0YZG8K+1UPk8otEKrOUr"
+    "CB+IGrrcbluAOcapJu/AaAbXiFimczhj6TyyyI7Gkq15xDMiymsDbxthAK2mtOsIQtgjBdfuYoFAET06OkihcILTzDSK"
+    "0YxksPW2xa4DxjK4BLPpTMSUPPMpWY/KLkBLcEiN2x+wILyyxrE7FTie4C6qjKh5NvAY9ow9f/xTinxdocclz9Y+7qKR"
+    "kjmM8+4w0MlkSbueUi4WGaA2vlTsLJDqiU+VtkO0iLcZhA/PSoQ8bUknVOwJueMiQcUAKy7BSu1xOJrdRG5TUxkHFuHf"
+    "WFg1GCcAq/xmu42jPg0/YcE23klDLbGQB9rwlEY9cU0O5rYRRcJB1ZtlncEqHTh5Faq284Fp2FLUr52mpcdTqShw41ca"
+    "933gLxNuM1z0kohI/8RRJdQTUCtXRrPT+Cgs9PtO1GF5wbEW8a8p/cgNdw4MGfvzYjq5v7j5fvtdNGJgBT5o5MR54YX3"
+    "MJJHzMNMW08sq3g9zEFyN0zhCYqza3LaoIpfi6pBWO9PfT7hY0JfbTiqqZZgKBxJi3v5TJNpz8DpDwcW/OeRCbTR1Tmm"
+    "42Nb4CThJM36GbONjyhAlNoZkTLaLuK9fxo5tul3pmf0UZ6jFNoRw5FXkY5XdojSuWrLBw+ePmcPAbbrZshJtP62404b"
+    "LBIErjPZWHEJv+8wm077wx14e+RQUGE1Ah157WVJKjGWYjvAjeGbQaEQkX1SeLx5LJKoB+7Fglw2tuxlt8SzELgaWHqB"
+    "BUZl5HTONwdW/OlxHLyv431ZYh48zwXZ4vJpD9yweChDR1XQbk0ohny4Q+Oy8XFdQA2hGd904ZsufNG6gN9XJahDRhXa"
+    "VEQR6ldhhIO3hH9Y8l2I5wTfWIxcYZfrbxEeTwM8P1dy8wum3kqDlyHsyLCDvISDcZFDVWuH15DecL8/edtoN9KfGNHr"
+    "T9gSEAXwxUTXAeFm/S70hFp/uWF0V8HeMHSKnFXYQ+KVx2rqMOeqECBzHCc9OVx7hW6849CAUj/qOz7fEnUXIm+NZntY"
+    "PqFjGumFOPPZ+vDsGq8ImNX7VXK8maoJmSALnbLdm44o0wi790pyv6cDp0MqHwjy+7TtmzR/xdL8d0SnZ/hZW/T/pNv4"
+    "AsT/g8Lqnyk+WVdpdl9Ww9E51mgWwljXXtz9Qw5WJHdc6lUDM5QoKfBv/MMLnr311TDTjXK9aR1EPYbcI7hut/Uf9hme"
+    "WL6mRuHIRgvA4vNyqhAqH1CqgzZGVOmViTik2Hkd9jaw6NYkGt+JceA+D5Hed2z8/5l0LN3/DZfCvgzY9BxdjLzWtWi3"
+    "74D+7fWK+9fAGBWL3viYb6+cqCC0hgYKbE9U5pstoeaKBsP6E3rcM2s05Ls9xQ7fExNcemvC4pqPv4e9PIiL+8fMNiVC"
+    "xbI7qc84YDPzD5h3/buZLgoL46pa9fixby785akSH1ly2lty6vurIRmKf7/GRqD6UI6US9sojp4qgwOuYw29pviFMe1y"
+    "VuL1IMPW0XpIacJoHKr9Y68Ag3jGup/Be45Ppzthyajn6RmjNYwXzhMZxYRbvE2M4b6DZJd/G3Ub42eoUHRZg3qljcwP"
+    "rmuL7V9NbxX7eJztXP1uI7cRfxVCCBAbWMmy7y7Nye4BxuXSuvXHJTZQpI4qU7uUxPNquUdy7VMuBvo0fbA+SWeGXO2n"
+    "LdmXP9xE+ePi3eWS8z2/mSX1uRPG0qQi7Aw6/d6LTtBJ+FzAhZmpFK5uhDZSJXBjt9fv9eHOONNTIUZafMykFmaULuyM"
+    "Brz584veaxgQCRNqmVr32jnMM2BpzENhmNIRzNeDQSqzaWY7g88daxcwzIpPFm6nMhVRfnkXdKaxGvN4xPXUdAaXn3Pi"
+    "ut0PBmYPOnaRErFWy2QK154qmGLCYyPqxPDE3ArNbqWdMZUI9rfzs1MmkhsRq1TAHWZsBJTtuxGc3fA4E2xLadZlE/gX"
+    "HstkO2B2JphMgAHGDQyjadT4gwgtuxYLEbHxgqVcA7EWliOi74IS9Z77AKWsLd5SLcyIJJsD152cV5TJcCWPbm4kd85t"
+    "wPBlkDvDt9lWJCY8i+2ALrfbiOpOZCwKYlJuZ6vlequlFSQVL+GZ0CJgibLMKi/UAT0fLyzawQQGMjnnUxjFs0gqJFHM"
+    "xyKKQHpgVirTIUieM7BO+7VhCZIPKjM44fvDi7929wLW6/UCJq1xzC1XAgUJIJLW84ZUYjMS42xaMDhWKhY8Wc0jqOqW"
+    "WQ12PObhNfEgE1BvwmMmtFbaVNexci4UKdmvBNocC716oZAnoYiJ+lDN5zyJGJ+gHdmZNAyuF8yIUCWRQflc+XWuHBE1"
+    "nc75p8LYPB1I9XQtQsCMSjoF+RYUhDMw7xCoMs4bJlkcOzUYfgMqRG+58qb447vvr9hWfwD2AOqcS/AvUHwCepsKt4IF"
+    "JYCSvXW6QTVOTCrjuBtJ/WjbRFus0Yj2x5A9zxpwRWTXlgxnYs6fYCopOLBjzAdXFqkwmwPLFEsw8njNfm22wYqMFTxC"
+    "onSWJOj7FTImUsTR42MdhTDHQsByZtDNut04nhuIyUSlSuIFkQrxCuRhnY4jZS1okSRcIUZ8glAunxB63WpOGeD7iu6D"
+    "zl2IDWF+NtFqvlIaY27D2WNtAGbyZsvjGFingH0sMZx8llGQayNwQf3OUfL90fE70lce9VFvy2QRS7zi4Yxt5RaMoUjE"
+    "ExJpzXo/qLF5ggeSDj3PA4YBiLjQIKAuKY74QUGh5lSCITN3opfba1HGTRe4T2PIVNETTL1KocsDJJU81c4EBHqLHoZU"
+    "L9ajKY7VLQRqsK0stPJGfDFhKKHSfLnCMZuo9Ugidp6MOHCFjxkQAHfZ6eHJu2p4N5BPtrRIBbd8HIvtfe8oiRqrCLWc"
+    "sLHAYQJs9AriLkyTI7DoigCGcWIHG60SvhCmjDMWTxCl52Hhkm+JcHBfAQBxgY92ILjnHA7IVeyMW8faRGpjUQeGgJUi"
+    "3HQN8mNbiRCY8RvsujW9CS+1RUqF1AcTArhBIYwXKTcGAWJNYRjjvix054sixEvYydv3ZCNmBxEJ+qGcALdrGc88TJ8C"
+    "OIS+EQ1SlnQwBaKn2LSeBRNnXRLeU+CP9ydgJc8cPr9hVnOzZpp0shY1eV3xJRryczB0IfFJrqcLsLs4fvKyYAiHCF3Y"
+    "OU7Dts7/fnR83JtH26uJAOSeJ89SImUHLhO+weqDLyOC4QvjnQLxbT1Jbk1iPg0wGQVe9gFLF6lWVIJAyvJJwJF1i44I"
+    "lI0hvOyzLIEajLkKisRocFotgV1IfwxKFt6DmW5Egji0KPgcZMOKDUDlKK/fXvbhP5AmOHfIvagOkxJkRF8miW2B5QZ5"
+    "RA6oJCmFQEyngQdnOXWByx44DDiVWiUEoVy0y+fdZrFKphRi4RaRUwKnCCMiCKqIlIugVTAQuNUKmMxOA9Yn9JpADNvG"
+    "vBVi7YKLMBf0AfFiCDAk2zlPSWxI5FxGUUxFiwZ8riOoBQU+haFQFRqI6iRcLysR+WkobjswCqkA3p0E9GcVPuMCue/n"
+    "j662AaFNQRhYkVQhLtbYBmKUlb/kajlREZQVYC5WwxRWXYuESCfzWKoJszQko4Nf5XxkLGDCX98E7PLo9PxiGLCDg/Of"
+    "zt+8ocoLbAtDtsigJgJGREQFntRsDLK/FsDYGKQAphUrdQ0pXV6LStVg1LJAA8GivePSmP6Ie4k1H0Y47khFhjIgPTOW"
+    "OgQX+N5Y2FsBJnKwfDJC+XjlvqGJDnbueYgwF02DO5ni6s67OPPlJ2UwJATrWDfFgGUGfRJDMb7tVOUonSjELYRgCWco"
+    "J1/plCFCLdB/OofM/V3HwJ7dFFCAphcR6jliB+zAvTNA7PAG53M4eImI2SXC1aFX3yp8S5ZGLmruQbWBy7Vou5Le8/0O"
+    "6uCwrSpuHKA0QJkLyPSJNDOwdKRjVIOoMAk2ReIYzHDLYWJ2CmM5jXHSBgtJ0KINWA5UIuB0BBs4+B+2Cnwd7AhFCwNP"
+    "deoAjvxV8dgNl9T3KLAfdRGINJ/TGnATaKJQvrv3yoUg1MSEy1hEPexK5fm43JKiDlej+/Ue71K9g3JDvYnJBGI02gEE"
+    "mBFE3XmqLDgePAq5hkIDPIU6YgaYp05Ms/kFIHv+IBQFRhoJ7B8oXqtySqpJcSbTri31oFwza405XYZiUyWorTeDECgS"
+    "N7hthV6IzD0aRV9gpoA3ESS7gdtFYoLYSu0ZmY6KBfwzDLg3XMPzt0cXP7Uy3fsF/hdCbFyPLMqr2CzF/+4jAqZso+Gf"
+    "R+9Hb8++e9dOx1SoXsyf0DA6hghvM2JgDv43x65h9zVkZUhr7govWgkt1mwQe3x48QCdZej2EJ1eXP1ev0zc7rdl6ujq"
+    "fvJoqSZ5Z6c1wI8uX7fgy+GDZF0O2yyNPATCMs1Y8xTIAqXuw4Po0a/RqrJzYBD9xqqIL3oEDl3vcuSbTgCzvsr/7Mys"
+    "Tc1gZwdBkW/k9JSe7kQaItzOXn+v393d21m2qyDAnU0oYtS9GXBdKrSVgnCcusZ/ARAYm3tsB3Ma3q2Se+gDmOvjR73G"
+    "VBSRBp9rDnQX5JpsTulCB/ZsYURzQnLjxkt5HHCWfiySqYUcuFt3XFgXPZBer/tryi02beHOvy773dfDz6/uvmp4Pn55"
+    "EEQ0RH4vy5pEnCiYx9AAA5s8oGM1WCg7a9k9q55b9SwgB72gzI9zqIoH1dyrNsVd2UYviTYwOqAlxlF/Ec3gj3a/nARq"
+    "prthyarxTn1O0kxp0sMo0sI0fJLYIWf1hmOaUjpLPBZxXwqW2bMqYHOdtRrdx9x2PLG7WHqFcWYgt58sZYZ1S3E7F16/"
+    "0aWrs4mrlrhEmNXGor/BteYLvEYgUbUo94kGxoDTNbPPo8XvUUHucSUSz1B8bTRiOC1JsHiAn1tKDxwTQaGthwOLx0et"
+    "usnFUHtQNyU/w/Cu/gSClo9Sw5KE1olwFIgxJFluM9NKHH1CWc3ftbyHOShMDZRRrc8AzNrWBwDr9QLrntLTPLFgRAYd"
+    "ybhF6nXJEFUFDcPnr0Yn7uHdMBc94txOrb2Z1zojB8Dh0v0xInQ/gvIAOfJf4vI/dZa6fvZcGgTSo0ikIgFoGhL6FBqC"
+    "Jfcd7+V3uszJbQk2qOTD1pfS1yZ18J7GjMQnjqWPcQiCKqPfInE/rI72HLsS5q9KwSX0vknBmxT8u03BayD9SmWASyLY"
+    "bwblFWC+jv1X52keRRLn4vH7knDzl5fVx8dM2ZYWg5alFkPeBEHXwO6J9PsuiuYndT6KzSkSN7DMsTVILTlpzc8JfXE2"
+    "1N+rvXubf7l13U9sD1GvyTWHpHGeiLPhaFJEtemx7As9pt+B0hPGtkTIenvi3v7DypZJa5mWB9OUZHx/88HP3ihSjy7e"
+    "nVTrx4/l9seD34ELx1lGld1ywHpdo+Fje9/jh/vaHl/Widm0Xzbtl+fetfgdZLBNgbYp0DYF2rMt0FrQAmcE0whX4X4d"
+    "/JZ8f7/0AbjhqpO8wNrrtxRILSGqgg/KwKEejyp14X0l1qZJ+weuEJ/SfixN/IOvVtYsbvLPN01bcrvH3BddyORUkUB6"
+    "idU0EwPmdojjAyo7zLrlxljhRpiotd4I4dm6G6a9RPaeHxj6g9T1G5S0QUkblNSGkjwIogzpYpyPskioh1AQQ43xXJbi"
+    "4zPCWHVlZhX7K2JzKRTfrZ11Js7Y2iMkbQ7EbYADDJRnqZvP5ZnfoKuFwW7VJp7nl1Xuw1r//2mljnc2iWWTWDaJ5TmX"
+    "3+vElvZQsGZ6WK7c+OSSLA/KuYN9++zKn7B7e/Ldf//9HzyUAxq7Ne7DUPnM3xenjtxqasmjba9be/7QYlISvj+j2IvE"
+    "jRf1zk2/96JHx47vWmGEn2tYltXymGlVVj/iturm/nSfJpbHo7hlt5z22gdQ0uGudkbNFLQ+9wULiBZa4BE3ibujf06K"
+    "o6m0pV9f4+5p/CiV1PbZ9+DVLxY6ymxltq4cp55MjHhkFdmv7Wicy0dOsEsdlOeHGh5+k+yxJYh6ETbRHvZafF+pFQk2"
+    "Wgi52eG3XnqRtrQXxxFoo4StZoOCjjxNFNinQU9bs6TxtZnYyXsYdKIdDX2f4Tvlve3c2F4jcjkDXFqV5z/IfzmBaNxg"
+    "lg1meU6YpZk5llmiv7v34uWrb/707Ws+DiF+EW8N9JD/mkV9NMvjK+szHyiZi32dFsDxhOjT5r9FBqr8eIA7j7Z1RUEm"
+    "P6+Dh7a2ew8GsVIzuF/NAR0X+R98ZbcZ9VsCxiqoMywBy9wHymARj8GM6Os8Lliy6tYv4YcJy8A8AUzg6TaEoRluMEuM"
+    "jFBmMzCbWGg8HJQqbf0pKs7G2dTtsvfrO5xZWXxvjcUBZcCiMZ9i2Q72RriMavj8h1z8zxwYUFrt+KEWH4joCh1NoF2i"
+    "6OVqii5KC+A5Z+Q1EqGkQ6tIFuAfWsK1uPeZES4tXA4rdLRi9BIp37xeRzoA0K8RVtkGVf6EG55bw8NZkSMEx2F8q5BS"
+    "FANly9h7pDA0x5NgxrLlr6S4c6oIAOnHT+KaJmoFTmXtV2swbyHr43qEwvGsGf0ASH50zs27T7uZqIXhT99K+hkDPD+7"
+    "qFDTUl9VKPpmPWl4d0BpBJVzupGM8ERkEpkAfMMftEaq3cIOKQxK8Hkqb/CQ2gyhNkHpSAmn0wn+9AKwlZ/MD+qgO1RZ"
+    "HNHQsaCfb7Ai2adTqMCAO3uHbjrlMqnIoFpFltl/0V/N/lHxNtt6a3Xcfct22PnRX45OL7b3QU0jOn+HTLsf2wEZVe2w"
+    "XKGWV3/5Yg3hL19mW7DmxbsfTx5YdHj3P6vctRN4nIVXTW8bNxC961dMlUNsVKvmqwEiBwWM1A3c1naQOOihKLzU7khi"
+    "vEtuSK5tIc5/75vhSnZspz0EEbnk8M3MmzfjoihGzrQ8o3Fc+W48qjlWwXbJeoe9D9ibUdeYiiP5UHOIU/oYmdLKRorn"
+    "tmnocsWODCUTz8kx19jHLdrRWxP63PuE/xrrOE5oYV29O6PQO7KJLm1aUVF8ih4WXE2BTU3eMf3+4eSY2F1w4zuejkeV"
+    "bzuT7Nw2Nq2B6z1/7m0ApnfrtMLl59NXP1Lyaldex5WWk6lNMrMR0QVwZ4eeTp9Mn4xHBdx+/UNR0Ft2HEzimuZrmvdh"
+    "yUyL4FtaAU8j7nbrPao9OZ+Ia5umwPvLaPRInxmNHgoQvj6iN96lYKo0GhX0PntrIpVdxqsYu3WZ37Ip0sI3uEw73ERG"
+    "RANCtrQXEmgAsg0/joQIrBA7Od0F/4mrRNbFZJomAh4hRq0EceEDCc6/xIq8i0wN5+CmgJDXywn1mkeTpgPEO+DozcnR"
+    "0f7xrzSdTocklbQD42XhSVcAE1Pte32Cr+Bts76fvgmVX8b+fDyjFHqsxpIVrGD2a0nyXl8helEZsDm6MIgDznIIPmD9"
+    "ZXwO5uRb2G5x3ix5u15ZlwaT2ebC2KYPPKWT7W/1ldTgFpsAx0tew9yYmJSn5BfiGI5KaN5KGswmvI8lmF2v2dy66ufb"
+    "bCiDF7RozDLOvhvSgfOPv4yl+ID8wjQ9f32MAJ/zGpgAtzMB3xJIIWfiHuKebxWlFkqU3Cp/gNW6XcF6971Yrbg1m2dL"
+    "8AaBit9447XWUZomLPuW9TMSgawOXoqHe7k08eCcwS8Gd6xbPmRn+j804isUi3V08u708OS4pGjgrhIezw5GYE3jQRUc"
+    "zy7uSEAnkjcbvBOYOBKsmTdgSeXdwi61TFCDVPPC9E3aVXkRdkIVnMCVJA+A95CsnLvW10wMhVjfsKIyIVgUtFyIgkGq"
+    "RgRlisK7YGdcxeVUErLipivp0ofzmI2oK5KKYw+NxKO40XYJXNgGKxMxS6UB2sqKOClNY5bEEqWErbOQZa4GLfgKwX+x"
+    "q7lpbEzxtjdZXTcC6PhKuEil/CgFyz41XtLl4iXoBM5XiMpOTGDDMk4Ge2KnNZ3wW223toYC7mZ9X/t+SwEjZwnlhyQg"
+    "3KL7GXVRtOaqGJhzXM6GmKHsXSUaW95G3ifhnJT8Hb4M998f/Aa6+MUishhDOSzh4txU51kTe7SeBAfFvyPj1kiaCCEi"
+    "65Gd+6VXFHOTqtWmdjT3f2rYoDn2RlqGkGI9xsYYO1rvokGDvNzUnOLPUc1qsGWQygibajXJsRHRLq0kEg0WAUF+L7bp"
+    "i0oGiR9c8JfFrSPlbs5f5CogDnfqwwnlyHQdm6B5y7GD86/zhdnx/tHBL2VuSQdCoQp0j6PRtf6g60EPRVyxaNlooVyP"
+    "rtEht/9w+gm+Xm+VWnaeYl1CTTg405RY7DvqwbgOSghnNqILTbS16OfQUEVJOh/ShkhousupGnwmBnuRdbWGVNcqo8qx"
+    "QZsmuhi8FxpAJCNCgN3b5RD4k6LIhl+I4XsVdU2nt27cq0Z5B/nVW1CWENMeksBaXH//kw2/fCWWWxtFDM9q7tjV7Kp1"
+    "xt+BqnDmG2D5GRt1nNg25WxZzkkfy7afPlPYybaMpN6FG4Ctk3ZVFMMJpeIlIlqJOInVjZ2fxY5y/0ySkn3fR6djMSCs"
+    "lcqRpmU2RUL54J7SVqk8yLTFN31otd6Yfynm8/kzswAdzlDuG7xD0gXvZLhoNPW1rVFCwv0JGJBykARGtkRqaaYpyKIl"
+    "wxAWK9Eg1c/acw7jQkYc4Pzco2yQrcmtW3qy8n1T69E502WwKbHbg7OoD4g+0GonNUu0pcGp50+25A59l3LIDm+WtPMm"
+    "haZ4Qz/Rh8O3h8enu3sI5JlqtHghKhXF6cHei+eaSw6tdWYwd7pd0Q6MnB68P/ovK3mmzHIxeqDT6wiK/NnELR2eHhzh"
+    "d1zZrkBTEK2DGr/TI9JlZU59aFzQWR0XpUoQzO3FYG9d3IwA8qKIhYXe3OK4jAIOc+DN+CIzlrbZZkIYtXTatdzUecy5"
+    "c/VyMwTkhiSHVarz0GVz81Bjclrnroc80YYI6Kc6PodhsIvC8kw1VJ5f9ixtWZqSfFCr8SFr8leLxPO8pw9/fITZE5cl"
+    "XvXIoYaUqicK3DTZEkT3ZPBEa2tw8n5nujukyYj93blRB47p6F++Fq5m"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8855,13 +8889,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8874,34 +8909,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11839,18 +11911,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -12150,7 +12223,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -12184,8 +12261,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12644,8 +12732,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,

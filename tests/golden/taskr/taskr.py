@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1222: the first handler from handlers.py
-#     line 1286: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13448: the tables (commands, groups, errors, result shapes)
+#     line 1256: the first handler from handlers.py
+#     line 1320: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13537: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -817,7 +817,8 @@ def _boot(
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
     # NOTE: the code defines thousands of functions, classes and tuples that live as long as
     # the process; the cyclic garbage collector would walk them again and again (for a big
-    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    # tool, a fifth of its start-up). It runs as usual once they are defined (in a generated
+    # module, once the handlers and tables are too: `_hold_interrupts`'s release).
     collecting = gc.isenabled()
     gc.disable()
     release = _hold_interrupts()
@@ -850,11 +851,14 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
     `main` answers it as `interrupted` once it runs; a second one stops the start at once
     (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
-    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us.
+    With `namespace` (the module's own hold, from before `_boot` to after the tables), the
+    garbage collector is paused as long (`_pause_collector`)."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     usual = _signal.default_int_handler
+    resume = _pause_collector() if namespace is not None else _nothing
 
     def hold(number: int, frame: object) -> None:
         if _INTERRUPTED and namespace is not None:
@@ -865,17 +869,47 @@ def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], ob
 
     try:
         if _signal.getsignal(_signal.SIGINT) is not usual:
-            return lambda: None
+            return resume
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
-        return lambda: None
+        return resume
 
     def release() -> None:
         # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
         if _signal.getsignal(_signal.SIGINT) is hold:
             _signal.signal(_signal.SIGINT, usual)
+        resume()
 
     return release
+
+
+def _nothing() -> None:
+    pass
+
+
+def _pause_collector() -> Callable[[], None]:
+    """Pause the cyclic garbage collector while the module's code is defined (the runtime,
+    the handlers, the tables: thousands of functions, classes and tuples that live as long as
+    the process); return what resumes it, the objects made meanwhile moved to the oldest
+    generation first, unwalked. A collector already off (or frozen objects, someone else's
+    choice; or no `gc.freeze`: PyPy) is left as it is. Module code that raises before the end
+    leaves it paused, as Ctrl-C held: an importer that goes on may `gc.enable()`."""
+    import gc
+
+    frozen = getattr(gc, "get_freeze_count", None)  # NOTE: CPython only
+    if not gc.isenabled() or frozen is None or frozen():
+        return _nothing
+    gc.disable()
+
+    def resume() -> None:
+        # NOTE: a young collection would walk everything made meanwhile (and each one while
+        # it was made walked it again: a fifth of a wide tool's import); `freeze` then
+        # `unfreeze` moves it all to the oldest generation unwalked.
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
+
+    return resume
 
 
 def _stand_ins(
@@ -946,120 +980,120 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `taskr schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozNDQsaW5wdXRzOjU3NSxsbG1zOjEzNjIsc2NoZW1hOjM2NTUsc2tpbGw6MTgwNgp4nJ1SsW7EIAz9"
-    "FcRMqs7tdHulSu1wQ8RADxKsIzgCklNU9d9rIEnTTqcuIdjPz88Pf/I+4DRG/tS2nAv6JNVHLvgZw5XdIFmWrGE5yLCj"
-    "M17jA5ei5Uprgp20ZqqEa9RBTBR+oWMHy5yotMQfjFeDIcxb+SnVfUFJwS84DMrrKqd0aKV4pLKWN80YAAOkpTbCG3FY"
-    "6C1deQ4RJCtqGj2ZHPPoc5uzNZ5BYhBZTRQu6nnAnLKGZ9bDbDJU9Qo86zCwAcNeYnEovB24lTeYYk6eOdNfzZg2MBVf"
-    "TFHjcb1I4Sfndq1zyc4mfGD8Sb6rZW1aUFVfp1w01cbq78EUnRFb9at3C+vAQ7RGV/83QQ4GSMeRE/XJj2RJOXm+3C9r"
-    "f0+2veVRT1iaMPnCosbRLb/FRSK6WZX+a4L46wlNFBATLQytb/aWR6uC0etCr0t0Vy8pv74BXpX3E3ictVTBbtswDD23"
-    "XyEIO2xAmjg5ZqcdNuzWYhuwQxCsik3bamXJo+hmRpF/H2WngZx4bQ6LTzLxRPI9PvFaZdnV6lm+82kJlZJLWRLVfjmb"
-    "PXhnb/ro1GExy1DlNFski+Rmvpjt4RNJbQ18y20eICX+r9HVgKTBy+WzJE0GukMP84TaFgzLwKeoa9LOcvhnqUiQE5mT"
-    "u5BCO9TUhntD3Fe3Fd45K5Qg5R9FpYgA/ZQTgm0quVxJ47b8V+qilOvJS31595JyMtJJrhpDHApXuXzWdB0r297mnPG4"
-    "993kELGNMXK3PmUDVmgS2ouQKyoRLnAFUsWwgiao/KlMu0O3ClG1Z5T+xLoUH0WhnyB0oAqlrcgdisrhoJPVmpOXruqo"
-    "MoCV5Ou1onJUoiN6CIJKEEb7juUj1DRQchpa56xpPPuNcwaUjYG5Mh4Y+gS4cT4Ga0tQADK40lZXYbbJcSPfVXvCK9lx"
-    "OoTfjUbIgh96B7BQbHQdLipzF1l038Fqvb4ObC74FDJn/6VGTOrWmlbkzNmXkHUu92OKGV1pGtXryBDEEvGUqOQ5Vey4"
-    "WNE5n9Wf/TlJojLz5P9P5c0BsHW9QLCqggvOwZls9KVZ2I7GM2x/YWPPHZ1n+lteZzF9wubCLg+kegrnOL1X6moVlkgX"
-    "cA3VTWf+17VDyN9e5j94MzCQl4RNgTd12vAisn4LKMJovXh/n3Nh0Rddim+fv9x/6DaGy3MP464e6nOQ4bWHENs8Mnb4"
-    "juULvM4Q7i+GnG/beJzdWN+P0zgQ/lesvCwrZaPltYuQkI4TnNCBAImHbUXcZNKYJnbOdrb0Vv3f7xs7LWkbYFfiXtin"
-    "xJ2f33wznux94o1pXDK7vU+0bCmZJTU1XZImJbnCqs4ro3H4hyn6lrSX/C5YJxXaeFHIppHLhjLxUha1yIO120XGtnKh"
-    "nPA1CdfJgq4cddJKT6UoTNtKXYpO+lqYCjIQ7KxZWdlm4rW+M2sSMngR0om82/qavUq3tlm3Fc/Y+nNxdfXF4fji2Z1s"
-    "enp+kYuNgsF8eM9h4q8Pb/8WZvmFCi9a6Yta6RXcSR+MX8C20l3vPxQ1tTK/EcoLqd2GrBNGU1QnfUeN6QgnwvnS9D4V"
-    "+f08Met5MhPe9pSKeVJKL/k9y7JdnopNbRyJnE/z6JngDLrfvIknUlhyfeNjRMCAEZV6HzAOYhGWwIxxgNOocHDE8Fpg"
-    "BTAhPbhT3lFTXWbihaikavogEJP6FnclGxcCJ2uN5RP8tFa6nCd82pJzckXxBajB5W43ACwRp776l6wR9BWIFaakG5HP"
-    "Ewd69I5tzRNZMFM+W/qnV5ZgNeeyA4RYI01f/e0CQDE/9nxolIaAN8L2WrBEdl57N4C3R8YJuiO73dtIOXsRcnIBlkOE"
-    "jvFoDOofwWDAit6LJy15maGMumBy3py7jFUT71/+mYOyK7hcymIdIq/6phEekV5OhHp1teTC55yOAwn0NrSLm0VevQnZ"
-    "ckXUAPqQQ3wJxATq+cA7pdPAyQMdGS1B6LoM3TqicTK7T/y241aORMLPaK6OrFeETr/f7dJkzMQHKOzSw3iQZXk2HV6U"
-    "JfcrEs/meq5fcwmqCpZQA7Cv1yUVDZ7KGXjsMEi40YpaagbTc1M68URxi27FxioPYpbUkEfPWfQITxZGW5PfGLu+TENl"
-    "mSTQMbqBUk06iHAM8LF2ooLqJvSVF6VB+R+JUuKVb2gk5rxFoGe5f4rTBD6SHZtQBglsWe9Y7pXZCGdQywgUDwWPluSw"
-    "SPctJnDSmA3earWqk0W695+825tMJyKpJMYBjlgV7ss+RAyqva3CTD/W4DIOJxrMTXaL82wooMqzB7ZGLlgBHrxcHXtA"
-    "tVp3DtPuEK20Vm4f4PoFcFndiJW6C/SQK6l0qGJr7FEktwsYr00bUoUAkIQ6XyaTEJ2kBz4yURrlQpZr6vwRkhmHDqvF"
-    "uPZL3BYk9VgwDFCIYvosMetHwpiWtCIL4VZp1XJtr08D+QCmn+Z1zY25H5jMh8gAAIWeU6wom3cjiu4jOO3laelwUZ1Q"
-    "ftzXDMgZXm8YJaar+40au8QY/U5tx7m/Zf8VKuhq3L8BhKn6N6pVfrL6J/QGCobR5GWHL4MxP57iWX4dnq+vR26eXv96"
-    "jj2OTj8GMy4k/PTQQXBC8sHAYsxFDAIHeoS306zeh+MwRVe/ESlNU05ip2kzeV7a7WfE9FAeO84V8Y25wBPh/x1gnFRM"
-    "4dFD7KGsOwHmAeSKniZ4JcuJxY6/T7CSDztjWNQ3MmyO4EVYBwWOwEbV0iyoWqpwyeiC+HpRICgfRv0L7ny7hqGwsWtx"
-    "vHtmUH00caDz8yXl41FcMiy+Q0qMCvohDxlHbGZh170MN6GpKkfT8+2YHAcO/GgkjgfeaMTx33npql/PmgmofpQj50J6"
-    "hcXi5/P945g1KHRUTLnKmD0W30Nh2+NxCIHv9Hr84Wx9+xbPz5YojiKmEz+sKXxHBZ7eCNYRsvKByFiBpPPZRMtUyQGS"
-    "Q/5D1EOMvIBJja/V8O+AAVtZ8qR5hVj3ywZCwwM+BO8oHsePTnzvUNsZT9qPpVEp/cnYphzJ7naL3X9Tk8jYeJztW/1u"
-    "28gRf5WFUOBkgJIdJ3ftyWkAI8016eULcYBDkQryilxJjCkub3dpR80Z6NP0wfok/c3skiIpxZKdKxAUzh+OKC5353t+"
-    "Mxx97sVZagsV90a9o+HDXtTL5VLhwkl7YXB5qYxNdc63HwyP8M20NHOlJkb9WqZG2Umxcgte8OTPD4c/YkGibGzSwvnH"
-    "flaqEFI4PUi0wFluiCW6dEXpeqPPPedWdJr65PB1kRYqqS6vo94801OZTaSZ297ow+eKtsHgo8XeUc+tCrq2zqT5HNeB"
-    "Jmwxk5lVXVJkbq+UEVepWwidK/G3szevhcovVaYLhW+EdQkoO/ErpLiUWalEXxsxEDP8xe00P4iEWyiR5mBASItlvI2e"
-    "flSxExdqpRIxXYlCGhDrcBwTfR01qA/cRz270MbRV3oLMyovl+C6V/FKMhnv5NHvTeQupYsEPSxAOj0t+omayTJzI748"
-    "2EbUYJZmak1MId1it1yvTOoUSyVIeKGMikSuHdQehDri+9OVU1boGRaKdCnnWCXLJNVEolpOVZJAejAqXZoYkpdsMN9Z"
-    "kRP5UJmlDd+evn8+OI7EcDiMROqsZ64+CQpSIJLPC4bUYDNR03K+ZnCqdaZkvptHqOpKOCNjNZXxBfOQ5lBvLjOhjNHG"
-    "ts9x6VJpVnI4CdqcKrP7oFjmscqY+lgvlzJPhJyRHblFagWuV8KqWOeJJfmch3POPREdnS7lp7WxBTqI6vlehMCMGjqF"
-    "fNcUxAuYdwyqrPeGWZllXg1WXkKF5C3nwRTfPfvpXPSPRrAHqHOZwr+g+Bx6myt/goMSoORgnX5RhxNbpFk2SFJza9sk"
-    "W+zQSPYniL3AGrhisjtHxgu1lHcwlQIO7BkLsVUkOi6XYJljCUWeoNnv7AGsyDolEyLKlHlOvt8iY5aqLLl9rOMQ5lmI"
-    "RMUMudlgkGVLOxKeSp1nKyYV8QrycF7HiXYOWmQJt4hRn4pMpncIvf40rwz4vubvoXMfYmPsL2ZGL3dKYypdvLitDWCn"
-    "YLYyy8A6B+yXKYWTz2kSVdqIfFC/9pT89OLlM9ZXFfVJb3WyyFK6kvFC9CsLplCkshmLtGO9H/XU3sEDWYeB55GgAMRc"
-    "GAhowIpjfkhQpDmdU8isnOjRwV6USTsA90WGTJXcwdTbFPo8wFKpUu1CIdA78jCierUfTVmmrxCoYVtl7NJL9dWEkYQa"
-    "+1UKp2yi9yOJ2bkz4qATfi1BAL4Vr09fPWuHd4t80jeqUNLJaaYOToKj5HqqE9JyLqaKlinY6DniLrap8FdyzgDDerHD"
-    "RtuEr5Rt4ozVHUQZeFj55NsgHO6rAA9XdOsQwb3icMSu4hbSedZmqbGOdGAZWGnGTReQn+jnSlHG32DXnxlMuNYWKxWp"
-    "DxsC3JAQpqtCWksAsaMwinFfF7qrQwni5eLV07dsI/aQEAn5YToDt3sZzzIu7gI4lLlUG6TUdAgN0XNs2s+CmbMBC+8u"
-    "8Cf4E1ipMkfIb5TV/K6lYZ3sRU1VVXyNhsIeglxIfUr30wXsLsvufCwM4ZSgizijbUT/7OcXL18Ol8nBbiKA3Kvk2Uik"
-    "4rHPhE+o+pB1RLByZYNTEL7tJsn+LJPziJJRFGQfiWJVGM0lCFJWSAKerCtyRFA2RXg5EWWeKAIBXBgQrZa2NSnYRfoT"
-    "KFnkEDtdqpxw6Lrc85CNKjaAyklVvz06wj9IE84dyyCq07wBGcmXWWJ9WG5UReSIS5JGCKR0GgVwVlEX+exBy8BpanTO"
-    "EMpHu2rfA5HpfM4hFl8xOQ1wSjAiQVAlpLwOWmsGIn/aGiaL15E4YvSaI4YdUN6KqXahQ4QP+kC8FAIsy3YpCxYbEblM"
-    "kyTjosUAn5sEtaCiu1iKqtAiqrNwg6xUErbhuO3BKFIBnp1F/LENn+mAyverW+cHQGhzCIMqkjbEpRrbIka59J+VWl7p"
-    "BGUFzMUZbOH0hcqZdDaPWk2UpZGMHv+WLifWARP+9iQSH168Pns/jsTjx2d/P3vyhCsv2BaFbFWiJgIjKuECLzViCtlf"
-    "KDA2hRRgWpnWF0jp6YVqVQ1W1wUaBEv2TkdT+mPuU6r5KMJJTyoxVIL00jruELyn56bKXSmYyOP6zoTkE5T7hDd6fPiF"
-    "mwRzyTSklymd7r1LilB+cgYjQqiO9VuMRGnJJykU09NeVZ7SmSbcwgiWcYb28k29MlRsFPlP71T4z10MHNgtgAIMP0hQ"
-    "zxM7Eo/9MyPCDk9oP4+Da0QsPhBcHQf17cK3bGnsovYLqDbyuZZsN+XnQr8DZg0i+23cOCJpQJkrZPo8tQtYOtEx6UBU"
-    "bEJNkSyDGfY9JhavsVbyGi9tWEhOFm1hOahE4HQMGyT8j1oFoQ72hJKFwVO9OsBRuFrf9stT7nussR93EZi0kNM24CZo"
-    "4lD+4Ph7H4JIEzOZZioZUleqysfNlpRMko3O12lCDk2NNNKYms0QnckCEFomiLfLQju4HG7F0qDEgI9wL8yCbe7BdNte"
-    "LnXN3swWDAoONjLXLyRXROJEbwACbejEvUAt5xOsgagarSl/tUjni9643WUptxFaw9Bkd8L9ZV050Gbt3oqcd3f/ML6R"
-    "7g/jDeVAMfMTMSeTIAOaUzamwL+EEbWPW8AY9yk5KxkNNyzhl7oJwegxpYxQOBbkJQWz07Of302ev3n1rFP6axPvW/yE"
-    "w/m6C7Wm2ja2iXWZt5qPlzfueNRl5kyuvJBqbGAR133flpvGhHV8K24SeihADX+oPvYWzhV2dHhIOT70JYbazA8TA4c9"
-    "PD46Pho8OD6suy/w1zczdoNAv++0UrfYIGYZlyqGJfqC/iK/WecdAZ5KIZq+hXemRL3M3jae8d7S3hUPUZbmznT3BjUh"
-    "GzekMZK8BzXv0m4+0KUvRI3GwuAX2JmizJYb1029fKh3GF9374D3wCy74S0EFewFR0pX2q3EcWNxN38o6LYzB7hmAS62"
-    "3kOId1tvINmZFaGBxt3K/kmx0FGabZF6VzJM1ZqG8bevRi/u8fW4Ej3lgJ6cwlm5RdMp/yssMPEJijZA7sJ/9bX/MOFs"
-    "OEE6JV5D57r6aMrCb75MLaWfSaIKhUIhjzk9KLNEegodorqvXXqJ1lFgneCoxogzGajzdxlAUSGpzYUtJMc13mGiPkkC"
-    "EtZHacYZv0fcuFmNPpdu6OrG5NmrUyaea697DuBnNddwFANRFziCucMv5MqoOr/39stZuJ10yehLphhopB0QawOsv8lR"
-    "B3AYvjGnNo6gB3ACJdbWCV2nWNt6y3t2H31zum1lagoLlHFxqn+LtU66u5T1hSzbTM3Y3afVzbiymUZ7VfJcL143b+ET"
-    "6ZJ0e1OGXKfRrrN7C4CgticnT0EjkxNPGyy/JEbJ4uytIOZUk4smWzAmoBv1EG+PObqUvSGE7esBlLpM4joY6NnMa7rZ"
-    "saO3Pns2ycPBDzYkf+ogeOvWb6qaenoQUe8ifD46ukdJHZS0t7PfQ6R7iHQPkW4DkQLG4eTqI66P58TBXvBpXkI9QTiN"
-    "UD7+VvEVZ5HtKXZ3lthIwz43bEvCdw//rTzy+6f6PbM6UBF1Pvmqu/c7/poh5fz36SDpHZMEPiHUy3N1dZvlwA5mNfDu"
-    "cwv4sK1pxXZhIVvqTndxA72PLYps1ek53afwrZnlPlPfZ+r7TP1/3cygsL5NhRS/t32PMM2y2zM/N+JwK2j/b+tjn6uI"
-    "hf1r5Fpe7fPehpkBnmzzk3gn4jyMxD199Zf//OvfNEUD+7yi97XU8GkM6bVTb/1ma/+sW/nIHq8stmcUo2YNkwlDhcNE"
-    "XQYDObw8Gj4c8pzw9VasGfYaN2VVz4V2QYdMtrxQDjO79TyTdOJK8svxCACFXkPTCBqgCjzKj/qCaAVgEytqxKT5P/L1"
-    "LCm/gzcX9LqTXvXmnRfjQzz61UInmd0KuwBbWHXLBsTR13cw6N83iyO+8CTb45a4EkS4GQwIwqt87hZ7YPj3TbODpfgH"
-    "+R30en6A+3iunfuacc/f2OiUrunZ1a8kKjw7ZPlkujyCToZ+IuiZ5stoST9q6MYvb4C1VQX+o+qnDkzj+B6h3SO0bwih"
-    "bWaOOkscPTh++Oj7H/74px/lNEb8Yt42ME/185PualHFV3EkQqAUPvb1tsCkO0Sfbf67zkCtaX8/QNY/5yBTDdjQlNXB"
-    "8MYg1kU06xxwQ3+i2X3oRv0tAWMX1Bk3YHTlAw04TWh5EutE8XkNo97aon/fnEH2e4g+0EV8MTyly0jE7tOQ7/QPIh5P"
-    "XI/eknRLqxIWWk1KgOt3p4OAelKNTippMhoZh1DN8Bn29BQp/mRXlj8d+DkeRnd0ZD1bSBAOZjaXl6pFY6u2uBuVfotK"
-    "WE/p77NPseKlB+vRqRAGIsEDmJ68FimN0uV2xJzmokRgAQwkpRE5JQ1C5TZNyNoXIDJThuawCmgvDKxJMS3nrfN91dM6"
-    "/HiPw4EPcWgm5yRqRApG1Cz36jdz4RclFu7WmfQ06iMT3aJjswxsUPTodrqhkXLiFVVbyvPBRBaQKx/hZ9FPhFU+oX8Y"
-    "t+jYWjE2SPnhx32kg4LwggCx26AqDBPSiCDNwSWeEFpHmalFyro0bVrG8S2FYSQN3Vkn6h+k+ZFggu78O7Oso4kt5Xd9"
-    "9vd7MO+A1+g8rp9orI9/a1VNKfp9T9gZeNYwDDqn/IsRGlVebXHVVrXfouiH/aQR3IGkEbVGopM0oeHTPLERfCPMtBPV"
-    "wcH54FGj8KH317hYUJHERVCildfpLPU+Xv0IIuqWS7Eus4SXThX/Usap/IQHfsGAH3OsXoxvxoi6p9Fk/+HRbvZfrJ8W"
-    "/afOZIOn4lCcvfjri9fvD06gpgmPOhLT/neNkFHbDpv9kubpjx7uIfz6YdHHme+fvXt1w6Hj6/8CoSHNAXic1Vddb+O2"
-    "En33r5jrPqyNWuq2uy1QpygQpLmL9G6SIs1FH4oioqWxzY0kqiSVxNj0v98zQ/ljk/T2tX1wIlLkcGbOmTNUlmWj1jQ8"
-    "p3E04daPRxWH0tsuWtdi8j/MHRmKLqsc1TbEnP4bmOLaBgq3tq7pfs2trMBuapmroI+eJqaqZrplhplVIM9y0HROvm/J"
-    "Rrq3cU1Z9iE47G8rvDcVuZbpx58vL4jbO65dx/l4VLqmM9EubG3jBj5d8e+99Rzop01cY/Ob/NvP4aHa1bOxp+FoKhPN"
-    "fER0xz6kaF7nX+avx6MMQX/3ryyjd9yyN5ErWmxo0fsVMy29a2gNh2psy7vNESHy1kXiyiL6LPt+NPosnTMaPU8PXn5G"
-    "J66N3pRxNMroKkVrAhVd8jf52G2KdJaNgZaurhg54zowEup5Rit7J3mGQ7bmV4GQgjWSJ6s77z5wGcm2IZq6DnCPkKRG"
-    "srh0nsTPX8SKHAyghnUIU7zQ44sZ9YqjgcvJyafu0cnl+fnxxQ+U5/mAU0ETmC8yRzqCOyFWrtdD+AEB15vnCM6o+Dh2"
-    "t+M5Rd9jNBZcMILZPwosp9CXJYegJNguXRpkAmvZe+cx/ji+tW2VdmG6wXqz4t14bds4mEw2l8bWveecLnfPGiypwZ1v"
-    "4jhOcpro2oQIEOG/W0pgWCq5eSdAmG2CX0k6u14B3YXqFjs8lMRLWtag/PzPczrw/tXHsRQFXL8zdc9/vEKGb3kDp+Bv"
-    "ZzzeRfBC1oQjJD7tygotliDwKoXgrG2n4uyzA0O55sZszy3AHaQqfBKP02IPMxy66hvW14ACuA5xSoxHqT5x4oLBMQZ9"
-    "bLt6yU7+V0zih642tqXLn67PLi8KCgYBK+tx7mAF5jQjVCL0FOREcjoT6Kx3rfiJJd6aRQ2ilK5d2pXWCgHfipemr+NU"
-    "RUYICm1oxV/BefD4CHgl+BpXMTFkYrMnRmm8t9AY2RDEBykdUZUc1XcHKWtLLnKBZM11V9C987chGdFQBIwLB53EodjR"
-    "dBF02GUrcTHJpYG3pRWFUqaGJIwFqglTNz6JXQVi8AOy/3aq4IjWhMNolLhhK4MtPwgdqZCHQnw5ptoJXm24B6FA+xJZ"
-    "mYQIOqzCbLAndhrTCcXVdmMryOA0afzG9TsOGFlLqECAgHSL9ievs6wxD9lAnYtiPuQMld+WIrTFoed9FNJJ1T8lzGDg"
-    "6vTf4ItbLgOLNVTECjEuTHmblLFH/4mIUAI8N+0GqIkcIrUO8LxQflm2MLFcb+tH0X+viYPw2L2+DEnFeIyJMWa06EWI"
-    "Bo3Z151GkPKaJGHHIdUSNuV6lrIj2l1YgRJNFikBwnc7AIPSQTKIGNx9drCkmCYEA5ceiXhSIa2QjkzXsfGKXEoeov8u"
-    "bZhfHJ+ffl+k1nQqJCpB+DAaPeoDPQ6iKAqLQcNGS+Vx9IhGufth9Wu8fdzJtcx8iXFhFs4rtI90fUDIYZomZW3L2/xY"
-    "hijU+JDrm8l0pvWAuvWNkYgAyhJNqZrme9vC+aeGua1YWBi4XiK9Hk1nEjcd+1yCS0ewPoVN0KekA+nWIiHPhLTCIIEL"
-    "+ViZOz44VMrweTxpdhvOifw9fShZwZjuAR5a00xYKGM578A21Jd9a2qxftxSjwLt0Du42rUpdBFbSccZLiGivB0Stq07"
-    "XFRWyeBXYrCX09QaCqPSxqMlOWi5hmoGqkjI6CoBfBkSsA3O8wf1Ihl+q7A+FaBP0/FMvOQcFIPughD7EI/AWFYt+vW3"
-    "ZPibb8VyY4M0j5uKO8GyLTfJ/w6FjWA+cSwdY4NewXYXmWRZ1knnH9L7lbodbcOogKfuevjWSYPPsmGF1u09MlqKlovV"
-    "rZ2vxY4Kxc2eCse4G7AYEM6IzkibN1tFGdhxpJBr3Q9dzeKdHrTebM1/s+fYjVmCDjdQx62/A+ji72zYqESiylbQGxGK"
-    "GRgQU5LEjYGXammuECSNlwskBmuRbG03leOUxqVN1Py9h8YArdnBLl1Zur6udOmC6d7bGLk9QrAQE/RIeKtXD7NCFx+C"
-    "evN6R27fd4ManO2HNDmJvs5O6Av6+ezd2cX19AiJvNGWJlGIpgcJerD39o1iyb6xrdmKy25EExi5Pr06/39W0kU8aevo"
-    "pasRPlDo+uz6/Sna1DGe00dMji+GMySHl0tURLqJ9WBpWeOpQoJDQGFJ/CWwWukVQXooTTDVmI3mC+VfcY27m1SFlxag"
-    "eLUc5Z4wTcgO30GuhYBph5Ul+h2FX9Cb/A58QPfi9U66Kdx/j386Gf5Z7h98GNLl+x/o4vQXRHOVJgSP1d84ntFluvDi"
-    "GLl6bNt4WJvt91u7vSwfKpropNQqDM1f5OWvWYaOvnCBfzu8OcsNUO+og6Hp3gFVomH6hVvP028A+Yb78w8Tvc/mo/8B"
-    "dbaCGg=="
+    "Y29tcGxldGlvbjozNDQ6NzgzLGlucHV0czo1NzU6MTgzNyxsbG1zOjEzNjI6NDI1OSxzY2hlbWE6MzY1NToxNTUwMixz"
+    "a2lsbDoxODA2OjQxMjIKeJydUrFuxCAM/RXETKrO7XR7pUrtcEPEQA8SrCM4ApJTVPXfayBJ006nLiHYz8/PD3/yPuA0"
+    "Rv7UtpwL+iTVRy74GcOV3SBZlqxhOciwozNe4wOXouVKa4KdtGaqhGvUQUwUfqFjB8ucqLTEH4xXgyHMW/kp1X1BScEv"
+    "OAzK6yqndGileKSyljfNGAADpKU2whtxWOgtXXkOESQraho9mRzz6HObszWeQWIQWU0ULup5wJyyhmfWw2wyVPUKPOsw"
+    "sAHDXmJxKLwduJU3mGJOnjnTX82YNjAVX0xR43G9SOEn53atc8nOJnxg/Em+q2VtWlBVX6dcNNXG6u/BFJ0RW/Wrdwvr"
+    "wEO0Rlf/N0EOBkjHkRP1yY9kSTl5vtwva39Ptr3lUU9YmjD5wqLG0S2/xUUiulmV/muC+OsJTRQQEy0MrW/2lkergtHr"
+    "Qq9LdFcvKb++AV6V9xN4nLVUwW7bMAw9t18hCDtsQJo4OWanHTbs1mIbsEMQrIpN22plyaPoZkaRfx9lp4GceG0Oi08y"
+    "8UTyPT7xWmXZ1epZvvNpCZWSS1kS1X45mz14Z2/66NRhMctQ5TRbJIvkZr6Y7eETSW0NfMttHiAl/q/R1YCkwcvlsyRN"
+    "BrpDD/OE2hYMy8CnqGvSznL4Z6lIkBOZk7uQQjvU1IZ7Q9xXtxXeOSuUIOUfRaWIAP2UE4JtKrlcSeO2/FfqopTryUt9"
+    "efeScjLSSa4aQxwKV7l81nQdK9ve5pzxuPfd5BCxjTFytz5lA1ZoEtqLkCsqES5wBVLFsIImqPypTLtDtwpRtWeU/sS6"
+    "FB9FoZ8gdKAKpa3IHYrK4aCT1ZqTl67qqDKAleTrtaJyVKIjegiCShBG+47lI9Q0UHIaWuesaTz7jXMGlI2BuTIeGPoE"
+    "uHE+BmtLUAAyuNJWV2G2yXEj31V7wivZcTqE341GyIIfegewUGx0HS4qcxdZdN/Bar2+Dmwu+BQyZ/+lRkzq1ppW5MzZ"
+    "l5B1LvdjihldaRrV68gQxBLxlKjkOVXsuFjROZ/Vn/05SaIy8+T/T+XNAbB1vUCwqoILzsGZbPSlWdiOxjNsf2Fjzx2d"
+    "Z/pbXmcxfcLmwi4PpHoK5zi9V+pqFZZIF3AN1U1n/te1Q8jfXuY/eDMwkJeETYE3ddrwIrJ+CyjCaL14f59zYdEXXYpv"
+    "n7/cf+g2hstzD+OuHupzkOG1hxDbPDJ2+I7lC7zOEO4vhpxv23ic3Vjfj9M4EP5XrLwsK2Wj5bWLkJCOE5zQgQCJh21F"
+    "3GTSmCZ2zna29Fb93+8bOy1pG2BX4l7Yp8Sdn998M57sfeKNaVwyu71PtGwpmSU1NV2SJiW5wqrOK6Nx+Icp+pa0l/wu"
+    "WCcV2nhRyKaRy4Yy8VIWtciDtdtFxrZyoZzwNQnXyYKuHHXSSk+lKEzbSl2KTvpamAoyEOysWVnZZuK1vjNrEjJ4EdKJ"
+    "vNv6mr1Kt7ZZtxXP2PpzcXX1xeH44tmdbHp6fpGLjYLBfHjPYeKvD2//Fmb5hQovWumLWukV3EkfjF/AttJd7z8UNbUy"
+    "vxHKC6ndhqwTRlNUJ31HjekIJ8L50vQ+Ffn9PDHreTIT3vaUinlSSi/5PcuyXZ6KTW0ciZxP8+iZ4Ay637yJJ1JYcn3j"
+    "Y0TAgBGVeh8wDmIRlsCMcYDTqHBwxPBaYAUwIT24U95RU11m4oWopGr6IBCT+hZ3JRsXAidrjeUT/LRWupwnfNqSc3JF"
+    "8QWoweVuNwAsEae++pesEfQViBWmpBuRzxMHevSObc0TWTBTPlv6p1eWYDXnsgOEWCNNX/3tAkAxP/Z8aJSGgDfC9lqw"
+    "RHZeezeAt0fGCboju93bSDl7EXJyAZZDhI7xaAzqH8FgwIreiycteZmhjLpgct6cu4xVE+9f/pmDsiu4XMpiHSKv+qYR"
+    "HpFeToR6dbXkwuecjgMJ9Da0i5tFXr0J2XJF1AD6kEN8CcQE6vnAO6XTwMkDHRktQei6DN06onEyu0/8tuNWjkTCz2iu"
+    "jqxXhE6/3+3SZMzEByjs0sN4kGV5Nh1elCX3KxLP5nquX3MJqgqWUAOwr9clFQ2eyhl47DBIuNGKWmoG03NTOvFEcYtu"
+    "xcYqD2KW1JBHz1n0CE8WRluT3xi7vkxDZZkk0DG6gVJNOohwDPCxdqKC6ib0lRelQfkfiVLilW9oJOa8RaBnuX+K0wQ+"
+    "kh2bUAYJbFnvWO6V2QhnUMsIFA8Fj5bksEj3LSZw0pgN3mq1qpNFuvefvNubTCciqSTGAY5YFe7LPkQMqr2twkw/1uAy"
+    "DicazE12i/NsKKDKswe2Ri5YAR68XB17QLVadw7T7hCttFZuH+D6BXBZ3YiVugv0kCupdKhia+xRJLcLGK9NG1KFAJCE"
+    "Ol8mkxCdpAc+MlEa5UKWa+r8EZIZhw6rxbj2S9wWJPVYMAxQiGL6LDHrR8KYlrQiC+FWadVyba9PA/kApp/mdc2NuR+Y"
+    "zIfIAACFnlOsKJt3I4ruIzjt5WnpcFGdUH7c1wzIGV5vGCWmq/uNGrvEGP1Obce5v2X/FSroaty/AYSp+jeqVX6y+if0"
+    "BgqG0eRlhy+DMT+e4ll+HZ6vr0dunl7/eo49jk4/BjMuJPz00EFwQvLBwGLMRQwCB3qEt9Os3ofjMEVXvxEpTVNOYqdp"
+    "M3le2u1nxPRQHjvOFfGNucAT4f8dYJxUTOHRQ+yhrDsB5gHkip4meCXLicWOv0+wkg87Y1jUNzJsjuBFWAcFjsBG1dIs"
+    "qFqqcMnogvh6USAoH0b9C+58u4ahsLFrcbx7ZlB9NHGg8/Ml5eNRXDIsvkNKjAr6IQ8ZR2xmYde9DDehqSpH0/PtmBwH"
+    "DvxoJI4H3mjE8d956apfz5oJqH6UI+dCeoXF4ufz/eOYNSh0VEy5ypg9Ft9DYdvjcQiB7/R6/OFsffsWz8+WKI4iphM/"
+    "rCl8RwWe3gjWEbLygchYgaTz2UTLVMkBkkP+Q9RDjLyASY2v1fDvgAFbWfKkeYVY98sGQsMDPgTvKB7Hj05871DbGU/a"
+    "j6VRKf3J2KYcye52i91/U5PI2Hic7Vv9btvIEX+VhVDgZICSHSd37clpACPNNenlC3GAQ5EK8opcSYwpLm93aUfNGejT"
+    "9MH6JP3N7JIiKcWSnSsQFM4fjigud+d7fjMcfe7FWWoLFfdGvaPhw17Uy+VS4cJJe2FweamMTXXOtx8Mj/DNtDRzpSZG"
+    "/VqmRtlJsXILXvDkzw+HP2JBomxs0sL5x35WqhBSOD1ItMBZboglunRF6Xqjzz3nVnSa+uTwdZEWKqkur6PePNNTmU2k"
+    "mdve6MPnirbB4KPF3lHPrQq6ts6k+RzXgSZsMZOZVV1SZG6vlBFXqVsInSvxt7M3r4XKL1WmC4VvhHUJKDvxK6S4lFmp"
+    "RF8bMRAz/MXtND+IhFsokeZgQEiLZbyNnn5UsRMXaqUSMV2JQhoQ63AcE30dNagP3Ec9u9DG0Vd6CzMqL5fgulfxSjIZ"
+    "7+TR703kLqWLBD0sQDo9LfqJmskycyO+PNhG1GCWZmpNTCHdYrdcr0zqFEslSHihjIpErh3UHoQ64vvTlVNW6BkWinQp"
+    "51glyyTVRKJaTlWSQHowKl2aGJKXbDDfWZET+VCZpQ3fnr5/PjiOxHA4jETqrGeuPgkKUiCSzwuG1GAzUdNyvmZwqnWm"
+    "ZL6bR6jqSjgjYzWV8QXzkOZQby4zoYzRxrbPcelSaVZyOAnanCqz+6BY5rHKmPpYL5cyT4SckR25RWoFrlfCqljniSX5"
+    "nIdzzj0RHZ0u5ae1sQU6iOr5XoTAjBo6hXzXFMQLmHcMqqz3hlmZZV4NVl5CheQt58EU3z376Vz0j0awB6hzmcK/oPgc"
+    "epsrf4KDEqDkYJ1+UYcTW6RZNkhSc2vbJFvs0Ej2J4i9wBq4YrI7R8YLtZR3MJUCDuwZC7FVJDoul2CZYwlFnqDZ7+wB"
+    "rMg6JRMiypR5Tr7fImOWqiy5fazjEOZZiETFDLnZYJBlSzsSnkqdZysmFfEK8nBex4l2DlpkCbeIUZ+KTKZ3CL3+NK8M"
+    "+L7m76FzH2Jj7C9mRi93SmMqXby4rQ1gp2C2MsvAOgfslymFk89pElXaiHxQv/aU/PTi5TPWVxX1SW91sshSupLxQvQr"
+    "C6ZQpLIZi7RjvR/11N7BA1mHgeeRoADEXBgIaMCKY35IUKQ5nVPIrJzo0cFelEk7APdFhkyV3MHU2xT6PMBSqVLtQiHQ"
+    "O/Iwonq1H01Zpq8QqGFbZezSS/XVhJGEGvtVCqdsovcjidm5M+KgE34tQQC+Fa9PXz1rh3eLfNI3qlDSyWmmDk6Co+R6"
+    "qhPSci6mipYp2Og54i62qfBXcs4Aw3qxw0bbhK+UbeKM1R1EGXhY+eTbIBzuqwAPV3TrEMG94nDEruIW0nnWZqmxjnRg"
+    "GVhpxk0XkJ/o50pRxt9g158ZTLjWFisVqQ8bAtyQEKarQlpLALGjMIpxXxe6q0MJ4uXi1dO3bCP2kBAJ+WE6A7d7Gc8y"
+    "Lu4COJS5VBuk1HQIDdFzbNrPgpmzAQvvLvAn+BNYqTJHyG+U1fyupWGd7EVNVVV8jYbCHoJcSH1K99MF7C7L7nwsDOGU"
+    "oIs4o21E/+znFy9fDpfJwW4igNyr5NlIpOKxz4RPqPqQdUSwcmWDUxC+7SbJ/iyT84iSURRkH4liVRjNJQhSVkgCnqwr"
+    "ckRQNkV4ORFlnigCAVwYEK2WtjUp2EX6EyhZ5BA7XaqccOi63POQjSo2gMpJVb89OsI/SBPOHcsgqtO8ARnJl1lifVhu"
+    "VEXkiEuSRgikdBoFcFZRF/nsQcvAaWp0zhDKR7tq3wOR6XzOIRZfMTkNcEowIkFQJaS8DlprBiJ/2homi9eROGL0miOG"
+    "HVDeiql2oUOED/pAvBQCLMt2KQsWGxG5TJMk46LFAJ+bBLWgortYiqrQIqqzcIOsVBK24bjtwShSAZ6dRfyxDZ/pgMr3"
+    "q1vnB0BocwiDKpI2xKUa2yJGufSflVpe6QRlBczFGWzh9IXKmXQ2j1pNlKWRjB7/li4n1gET/vYkEh9evD57P47E48dn"
+    "fz978oQrL9gWhWxVoiYCIyrhAi81YgrZXygwNoUUYFqZ1hdI6emFalUNVtcFGgRL9k5HU/pj7lOq+SjCSU8qMVSC9NI6"
+    "7hC8p+emyl0pmMjj+s6E5BOU+4Q3enz4hZsEc8k0pJcpne69S4pQfnIGI0KojvVbjERpyScpFNPTXlWe0pkm3MIIlnGG"
+    "9vJNvTJUbBT5T+9U+M9dDBzYLYACDD9IUM8TOxKP/TMjwg5PaD+Pg2tELD4QXB0H9e3Ct2xp7KL2C6g28rmWbDfl50K/"
+    "A2YNIvtt3DgiaUCZK2T6PLULWDrRMelAVGxCTZEsgxn2PSYWr7FW8hovbVhIThZtYTmoROB0DBsk/I9aBaEO9oSShcFT"
+    "vTrAUbha3/bLU+57rLEfdxGYtJDTNuAmaOJQ/uD4ex+CSBMzmWYqGVJXqsrHzZaUTJKNztdpQg5NjTTSmJrNEJ3JAhBa"
+    "Joi3y0I7uBxuxdKgxICPcC/Mgm3uwXTbXi51zd7MFgwKDjYy1y8kV0TiRG8AAm3oxL1ALecTrIGoGq0pf7VI54veuN1l"
+    "KbcRWsPQZHfC/WVdOdBm7d6KnHd3/zC+ke4P4w3lQDHzEzEnkyADmlM2psC/hBG1j1vAGPcpOSsZDTcs4Ze6CcHoMaWM"
+    "UDgW5CUFs9Ozn99Nnr959axT+msT71v8hMP5ugu1pto2tol1mbeaj5c37njUZeZMrryQamxgEdd935abxoR1fCtuEnoo"
+    "QA1/qD72Fs4VdnR4SDk+9CWG2swPEwOHPTw+Oj4aPDg+rLsv8Nc3M3aDQL/vtFK32CBmGZcqhiX6gv4iv1nnHQGeSiGa"
+    "voV3pkS9zN42nvHe0t4VD1GW5s509wY1IRs3pDGSvAc179JuPtClL0SNxsLgF9iZosyWG9dNvXyodxhfd++A98Asu+Et"
+    "BBXsBUdKV9qtxHFjcTd/KOi2Mwe4ZgEutt5DiHdbbyDZmRWhgcbdyv5JsdBRmm2RelcyTNWahvG3r0Yv7vH1uBI95YCe"
+    "nMJZuUXTKf8rLDDxCYo2QO7Cf/W1/zDhbDhBOiVeQ+e6+mjKwm++TC2ln0miCoVCIY85PSizRHoKHaK6r116idZRYJ3g"
+    "qMaIMxmo83cZQFEhqc2FLSTHNd5hoj5JAhLWR2nGGb9H3LhZjT6XbujqxuTZq1Mmnmuvew7gZzXXcBQDURc4grnDL+TK"
+    "qDq/9/bLWbiddMnoS6YYaKQdEGsDrL/JUQdwGL4xpzaOoAdwAiXW1gldp1jbest7dh99c7ptZWoKC5Rxcap/i7VOuruU"
+    "9YUs20zN2N2n1c24splGe1XyXC9eN2/hE+mSdHtThlyn0a6zewuAoLYnJ09BI5MTTxssvyRGyeLsrSDmVJOLJlswJqAb"
+    "9RBvjzm6lL0hhO3rAZS6TOI6GOjZzGu62bGjtz57NsnDwQ82JH/qIHjr1m+qmnp6EFHvInw+OrpHSR2UtLez30Oke4h0"
+    "D5FuA5ECxuHk6iOuj+fEwV7waV5CPUE4jVA+/lbxFWeR7Sl2d5bYSMM+N2xLwncP/6088vun+j2zOlARdT75qrv3O/6a"
+    "IeX89+kg6R2TBD4h1MtzdXWb5cAOZjXw7nML+LCtacV2YSFb6k53cQO9jy2KbNXpOd2n8K2Z5T5T32fq+0z9f93MoLC+"
+    "TYUUv7d9jzDNstszPzficCto/2/rY5+riIX9a+RaXu3z3oaZAZ5s85N4J+I8jMQ9ffWX//zr3zRFA/u8ove11PBpDOm1"
+    "U2/9Zmv/rFv5yB6vLLZnFKNmDZMJQ4XDRF0GAzm8PBo+HPKc8PVWrBn2GjdlVc+FdkGHTLa8UA4zu/U8k3TiSvLL8QgA"
+    "hV5D0wgaoAo8yo/6gmgFYBMrasSk+T/y9Swpv4M3F/S6k1715p0X40M8+tVCJ5ndCrsAW1h1ywbE0dd3MOjfN4sjvvAk"
+    "2+OWuBJEuBkMCMKrfO4We2D4902zg6X4B/kd9Hp+gPt4rp37mnHP39jolK7p2dWvJCo8O2T5ZLo8gk6GfiLomebLaEk/"
+    "aujGL2+AtVUF/qPqpw5M4/geod0jtG8IoW1mjjpLHD04fvjo+x/++Kcf5TRG/GLeNjBP9fOT7mpRxVdxJEKgFD729bbA"
+    "pDtEn23+u85ArWl/P0DWP+cgUw3Y0JTVwfDGINZFNOsccEN/otl96Eb9LQFjF9QZN2B05QMNOE1oeRLrRPF5DaPe2qJ/"
+    "35xB9nuIPtBFfDE8pctIxO7TkO/0DyIeT1yP3pJ0S6sSFlpNSoDrd6eDgHpSjU4qaTIaGYdQzfAZ9vQUKf5kV5Y/Hfg5"
+    "HkZ3dGQ9W0gQDmY2l5eqRWOrtrgblX6LSlhP6e+zT7HipQfr0akQBiLBA5ievBYpjdLldsSc5qJEYAEMJKUROSUNQuU2"
+    "TcjaFyAyU4bmsApoLwysSTEt563zfdXTOvx4j8OBD3FoJuckakQKRtQs9+o3c+EXJRbu1pn0NOojE92iY7MMbFD06Ha6"
+    "oZFy4hVVW8rzwUQWkCsf4WfRT4RVPqF/GLfo2FoxNkj54cd9pIOC8IIAsdugKgwT0oggzcElnhBaR5mpRcq6NG1axvEt"
+    "hWEkDd1ZJ+ofpPmRYILu/DuzrKOJLeV3ffb3ezDvgNfoPK6faKyPf2tVTSn6fU/YGXjWMAw6p/yLERpVXm1x1Va136Lo"
+    "h/2kEdyBpBG1RqKTNKHh0zyxEXwjzLQT1cHB+eBRo/Ch99e4WFCRxEVQopXX6Sz1Pl79CCLqlkuxLrOEl04V/1LGqfyE"
+    "B37BgB9zrF6Mb8aIuqfRZP/h0W72X6yfFv2nzmSDp+JQnL3464vX7w9OoKYJjzoS0/53jZBR2w6b/ZLm6Y8e7iH8+mHR"
+    "x5nvn717dcOh4+v/AqEhzQF4nNVXXW/jthJ996+Y6z6sjVrqtrstUKcoEKS5i/RukiLNRR+KIqKlsc2NJKoklcTY9L/f"
+    "M0P5Y5P09rV9cCJS5HBmzpkzVJZlo9Y0PKdxNOHWj0cVh9LbLlrXYvI/zB0Zii6rHNU2xJz+G5ji2gYKt7au6X7NrazA"
+    "bmqZq6CPniamqma6ZYaZVSDPctB0Tr5vyUa6t3FNWfYhOOxvK7w3FbmW6cefLy+I2zuuXcf5eFS6pjPRLmxt4wY+XfHv"
+    "vfUc6KdNXGPzm/zbz+Gh2tWzsafhaCoTzXxEdMc+pGhe51/mr8ejDEF/968so3fcsjeRK1psaNH7FTMtvWtoDYdqbMu7"
+    "zREh8tZF4soi+iz7fjT6LJ0zGj1PD15+Rieujd6UcTTK6CpFawIVXfI3+dhtinSWjYGWrq4YOeM6MBLqeUYreyd5hkO2"
+    "5leBkII1kierO+8+cBnJtiGaug5wj5CkRrK4dJ7Ez1/EihwMoIZ1CFO80OOLGfWKo4HLycmn7tHJ5fn58cUPlOf5gFNB"
+    "E5gvMkc6gjshVq7XQ/gBAdeb5wjOqPg4drfjOUXfYzQWXDCC2T8KLKfQlyWHoCTYLl0aZAJr2XvnMf44vrVtlXZhusF6"
+    "s+LdeG3bOJhMNpfG1r3nnC53zxosqcGdb+I4TnKa6NqECBDhv1tKYFgquXknQJhtgl9JOrteAd2F6hY7PJTES1rWoPz8"
+    "z3M68P7Vx7EUBVy/M3XPf7xChm95A6fgb2c83kXwQtaEIyQ+7coKLZYg8CqF4Kxtp+LsswNDuebGbM8twB2kKnwSj9Ni"
+    "DzMcuuob1teAArgOcUqMR6k+ceKCwTEGfWy7eslO/ldM4oeuNraly5+uzy4vCgoGASvrce5gBeY0I1Qi9BTkRHI6E+is"
+    "d634iSXemkUNopSuXdqV1goB34qXpq/jVEVGCAptaMVfwXnw+Ah4JfgaVzExZGKzJ0ZpvLfQGNkQxAcpHVGVHNV3Bylr"
+    "Sy5ygWTNdVfQvfO3IRnRUASMCwedxKHY0XQRdNhlK3ExyaWBt6UVhVKmhiSMBaoJUzc+iV0FYvADsv92quCI1oTDaJS4"
+    "YSuDLT8IHamQh0J8OabaCV5tuAehQPsSWZmECDqswmywJ3Ya0wnF1XZjK8jgNGn8xvU7DhhZS6hAgIB0i/Ynr7OsMQ/Z"
+    "QJ2LYj7kDJXfliK0xaHnfRTSSdU/Jcxg4Or03+CLWy4DizVUxAoxLkx5m5SxR/+JiFACPDftBqiJHCK1DvC8UH5ZtjCx"
+    "XG/rR9F/r4mD8Ni9vgxJxXiMiTFmtOhFiAaN2dedRpDymiRhxyHVEjblepayI9pdWIESTRYpAcJ3OwCD0kEyiBjcfXaw"
+    "pJgmBAOXHol4UiGtkI5M17HxilxKHqL/Lm2YXxyfn35fpNZ0KiQqQfgwGj3qAz0OoigKi0HDRkvlcfSIRrn7YfVrvH3c"
+    "ybXMfIlxYRbOK7SPdH1AyGGaJmVty9v8WIYo1PiQ65vJdKb1gLr1jZGIAMoSTama5nvbwvmnhrmtWFgYuF4ivR5NZxI3"
+    "HftcgktHsD6FTdCnpAPp1iIhz4S0wiCBC/lYmTs+OFTK8Hk8aXYbzon8PX0oWcGY7gEeWtNMWChjOe/ANtSXfWtqsX7c"
+    "Uo8C7dA7uNq1KXQRW0nHGS4horwdEratO1xUVsngV2Kwl9PUGgqj0sajJTlouYZqBqpIyOgqAXwZErANzvMH9SIZfquw"
+    "PhWgT9PxTLzkHBSD7oIQ+xCPwFhWLfr1t2T4m2/FcmODNI+bijvBsi03yf8OhY1gPnEsHWODXsF2F5lkWdZJ5x/S+5W6"
+    "HW3DqICn7nr41kmDz7JhhdbtPTJaipaL1a2dr8WOCsXNngrHuBuwGBDOiM5ImzdbRRnYcaSQa90PXc3inR603mzNf7Pn"
+    "2I1Zgg43UMetvwPo4u9s2KhEospW0BsRihkYEFOSxI2Bl2pprhAkjZcLJAZrkWxtN5XjlMalTdT8vYfGAK3ZwS5dWbq+"
+    "rnTpgune2xi5PUKwEBP0SHirVw+zQhcfgnrzekdu33eDGpzthzQ5ib7OTugL+vns3dnF9fQIibzRliZRiKYHCXqw9/aN"
+    "Ysm+sa3ZistuRBMYuT69Ov9/VtJFPGnr6KWrET5Q6Prs+v0p2tQxntNHTI4vhjMkh5dLVES6ifVgaVnjqUKCQ0BhSfwl"
+    "sFrpFUF6KE0w1ZiN5gvlX3GNu5tUhZcWoHi1HOWeME3IDt9BroWAaYeVJfodhV/Qm/wOfED34vVOuincf49/Ohn+We4f"
+    "fBjS5fsf6OL0F0RzlSYEj9XfOJ7RZbrw4hi5emzbeFib7fdbu70sHyqa6KTUKgzNX+Tlr1mGjr5wgX87vDnLDVDvqIOh"
+    "6d4BVaJh+oVbz9NvAPmG+/MPE73P5qP/AXW2gho="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -8519,13 +8553,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: The decoded documents, by program and name, once one was asked for.
-_DOCUMENTS: dict[tuple[Program, str], str] = {}
-
-
-#: A program's `data` decoded from base64, once a document was asked for: its index line, its
+#: A program's `data` decoded from base64, once a document was asked for: where each part of
+#: each document lies among the streams (its start, its size, the size of its text), and the
 #: streams.
-_PACKED: dict[Program, tuple[bytes, bytes]] = {}
+_PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
+
+
+#: Each part of a document decompressed, by program, document and part, once one was read.
+_DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
@@ -8538,34 +8573,71 @@ def _document(name: str, program: Program) -> str:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
         # its document were a sixth of a session's start.
         return listed
-    found = _DOCUMENTS.get((program, name))
-    if found is None:
+    return _document_data(name, program).decode("utf-8")
+
+
+def _document_data(name: str, program: Program) -> bytes:
+    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
+    copied (`mcp_wire.reply`)."""
+    listed = program.mcp_lists.get(name)
+    if listed is not None:
+        return listed.encode("utf-8")
+    parts = _documents_index(program)[0].get(name)
+    if parts is None:
+        raise KeyError(name)
+    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+
+
+def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    """Where each document's parts lie in `program.data` (an index line of
+    `name:size:length`, a name once per part, then the zlib streams in that order)."""
+    packed = _PACKED.get(program)
+    if packed is None:
         import binascii
+
+        index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
+        parts: dict[str, list[tuple[int, int, int]]] = {}
+        at = 0
+        for entry in index.decode("ascii").split(","):
+            name, size, length = entry.split(":")
+            parts.setdefault(name, []).append((at, int(size), int(length)))
+            at += int(size)
+        packed = _PACKED.setdefault(program, (parts, streams))
+    return packed
+
+
+def _document_part(name: str, number: int, program: Program) -> bytes:
+    """One part of a document, decompressed once."""
+    found = _DOCUMENT_PARTS.get((program, name, number))
+    if found is None:
         import zlib
 
-        packed = _PACKED.get(program)
-        if packed is None:
-            index, _, streams = binascii.a2b_base64(program.data).partition(b"\n")
-            packed = _PACKED.setdefault(program, (index, streams))
-        index, streams = packed
-        at = 0
-        for entry in index.split(b","):
-            key, _, size = entry.partition(b":")
-            if key.decode("ascii") == name:
-                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
-                break
-            at += int(size)
-        else:
-            raise KeyError(name)
-        _DOCUMENTS[program, name] = found
+        parts, streams = _documents_index(program)
+        at, size, length = parts[name][number]
+        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
+        # block and copies the blocks into one at the end.
+        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        _DOCUMENT_PARTS[program, name, number] = found
     return found
+
+
+def _input_part(path: str, parts: int) -> int:
+    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
+    (gen splits it so, `describe/documents.inputs`)."""
+    import zlib
+
+    return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
     """The JSON text of one command's entry in the `inputs` document (its input schema and
     the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`."""
-    text = _document("inputs", program)
+    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
+    holds the command's line is decompressed."""
+    parts = _documents_index(program)[0].get("inputs")
+    if parts is None:
+        raise KeyError("inputs")
+    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -11503,18 +11575,19 @@ def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.program))
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> bytes:
+    return _mcp_page(server, params, modern, _document_data("mcp_tools", server.program))
 
 
-def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
-    """A `*/list` result (one page, embedded as JSON text)."""
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
+    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
+    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
     if modern:
-        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-    return text
+        data = server.complete(server.dumps(_MCP_CACHE))[:-1].encode("ascii") + b"," + data[1:]
+    return data
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
@@ -11814,7 +11887,11 @@ class _McpWire(_McpLoop):
         if self.memory is not None:
             self.memory.writelines([*_parts(text), "\n"])
             return
-        for piece in _wire_slices([*_parts(text), "\n"]):
+        self.emit(_wire_slices([*_parts(text), "\n"]))
+
+    def emit(self, pieces: Iterable[bytes]) -> None:
+        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
+        for piece in pieces:
             data = piece
             while data and not self.broken:
                 try:
@@ -11848,8 +11925,19 @@ class _McpWire(_McpLoop):
         with self.lock:
             self.write(text)
 
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+    def reply(self, ident: str, result: str | bytes) -> None:
+        """Answer a request with its result: JSON text, or a document's bytes as decompressed
+        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
+        head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
+        if isinstance(result, bytes):
+            with self.lock:
+                # NOTE: where a message may be redacted, or goes elsewhere than stdout, it is text.
+                if _SECRETS or self.batches or self.sinks or self.memory is not None:
+                    self.write(head + result.decode("utf-8") + "}")
+                else:
+                    self.emit((head.encode("ascii"), result, b"}\n"))
+            return
+        self.send(head + result + "}")
 
     def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}
@@ -12308,8 +12396,9 @@ class _McpServer(_McpCalls):
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
-_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
+#: (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
     "server/discover": _mcp_discover,
