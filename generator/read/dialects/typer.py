@@ -474,7 +474,7 @@ def _enum_members(tree: ast.Module, name: str) -> list[tuple[str, object]]:
         }
         if not bases & {"Enum", "StrEnum", "IntEnum"}:
             return []
-        members = []
+        members: list[tuple[str, object]] = []
         for item in statement.body:
             if (
                 isinstance(item, ast.Assign)
