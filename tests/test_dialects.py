@@ -1238,7 +1238,8 @@ def test_a_parameters_callback_runs_after_parsing(tmp_path: Path) -> None:
 
 def test_version_option_without_a_version_is_the_installed_distributions(tmp_path: Path) -> None:
     """`click.version_option()` with no version: Click reads the installed distribution's
-    version when it runs; gen reads it from the `*.dist-info/METADATA` beside the package."""
+    version when it runs; gen reads it from the `*.dist-info/METADATA` beside the package, as
+    it does for an app with no version option (the tool's schema and --version say it)."""
     package = tmp_path / "news_maker"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -1251,6 +1252,14 @@ def test_version_option_without_a_version_is_the_installed_distributions(tmp_pat
     )
     (package / "cli.py").write_text(source)
     assert read_program(source, str(package / "cli.py")).version == "3.1.4"
+    # NOTE: an app without a version option is its distribution's version too (it said 0.1.0)
+    plain = source.replace("@click.version_option()\n", "")
+    assert read_program(plain, str(package / "cli.py")).version == "3.1.4"
+    typer_app = (
+        "import typer\n\napp = typer.Typer()\n\n\n@app.command()\ndef build() -> None:\n"
+        '    """Build."""\n'
+    )
+    assert read_program(typer_app, str(package / "cli.py")).version == "3.1.4"
 
 
 HELP_AND_PATHS = '''\

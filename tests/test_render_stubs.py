@@ -182,6 +182,20 @@ def test_a_function_keeps_its_signature_and_brings_what_it_names() -> None:
     assert "    def envelope(self) -> Any: ..." in text
 
 
+def test_a_class_stub_shows_what_its_users_call_not_the_runtime_own_members() -> None:
+    """Python parses a script's stubs on every run (issue 49): `Context`'s handlers call
+    `ctx.progress` and read `ctx.command`, never `ctx._answers`."""
+    text = stubs(["Context"])
+    assert "    def progress(" in text
+    assert "    command: str\n" in text
+    assert "    def __init__(" in text
+    assert "_answers" not in text
+    assert "def _given" not in text
+    # NOTE: only `Context.__init__` names `Program`: the runtime makes one and passes it on.
+    assert "class Program: ...\n" in text
+    assert "    def __init__(self, command: str, json: bool, program: Program)" in text
+
+
 def test_the_program_own_names_can_be_left_to_the_caller() -> None:
     assert "\nPROGRAM: Program\n" in stubs(["PROGRAM"])
     assert "class Program:" in stubs(["PROGRAM"])

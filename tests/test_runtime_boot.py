@@ -8,6 +8,7 @@ and a cache that cannot be written costs nothing but the compile.
 
 from __future__ import annotations
 
+import ast
 import gc
 import json
 import os
@@ -1000,6 +1001,7 @@ def test_a_generated_tool_answers_a_ctrl_c_during_its_start(tmp_path: Path, kill
 
 
 FROZEN_HANDLERS = '''
+import ast
 import gc
 
 from burgee import command, program
@@ -1157,3 +1159,95 @@ def test_the_collector_never_walks_the_code_while_it_is_defined(tmp_path: Path) 
         )
         assert found.returncode == 0, found.stderr
         assert json.loads(found.stdout) == {"during": 0, "enabled": True, "after": 2}
+
+
+#: The bench's one-command program (bench/programs.py, `burgee_handlers(1)`).
+_ONE_COMMAND = '''\
+"""Hello: 1 commands."""
+
+from burgee import command, program
+
+program(name="hello", version="1.0.0")
+
+
+@command(effects="read_only")
+def greet(name: str, count: int = 1, shout: bool = False) -> str:
+    """Say hello."""
+    text = f"Hello, {name}!"
+    return text.upper() if shout else text
+'''
+
+
+def _plain_part(source: str) -> str:
+    """What Python compiles on every run of a script besides the handlers' code and the
+    string literals: the text before the code's string, without the handlers' section and
+    the encoded documents (`_DATA`)."""
+    plain = source[: source.rindex("\n" + boot._CODE_OPEN)]
+    before, _, rest = plain.partition("\n# ---- From ")
+    plain = before + rest[rest.index("\n# ---- ") :]
+    data = plain.index("\n_DATA = (")
+    return plain[:data] + plain[plain.index("\n)\n", data) + 2 :]
+
+
+def test_a_script_compiles_little_besides_its_handlers(tmp_path: Path) -> None:
+    """Issue 49: Python compiles a script's whole text on every run; what is not the
+    handlers' code (the start-up code, the type checkers' stubs) stays small: the start-up
+    code a run the cache cannot answer needs is in the string (section `start`)."""
+    source = generate(tmp_path, _ONE_COMMAND).read_text(encoding="utf-8")
+    plain = _plain_part(source)
+    # NOTE: the tables are in the string: the stubs are of what the handlers' code uses
+    # and a user's tests call (`invoke`, `Context`), not of what only the tables name.
+    assert "def _from_row(" not in plain
+    assert "class _Command" not in plain
+    assert "\ndef _store(" not in plain
+    assert "\ndef _pieces(" not in plain
+    # NOTE: what compiling costs is the code's nodes (docstrings and comments are only read):
+    # 6,300 with the runtime's stubs whole and the start-up code for a cache miss.
+    nodes = sum(1 for _ in ast.walk(ast.parse(plain)))
+    assert nodes <= 4_000, nodes
+
+
+def test_a_one_command_tool_is_at_most_480_kb(tmp_path: Path) -> None:
+    """Issue 49's size goal (bench `gen`, 1 command); the runtime in the string carries no
+    docstrings (but a body's only statement): nothing reads them (`python -OO` would drop
+    them too), a reader has burgee's source (each module begins `# -- module: NAME`)."""
+    path = generate(tmp_path, _ONE_COMMAND)
+    assert path.stat().st_size <= 480 * 1024, path.stat().st_size
+    source = path.read_text(encoding="utf-8")
+    at = source.rindex("\n" + boot._CODE_OPEN) + len(boot._CODE_OPEN) + 1
+    tree = ast.parse(source[at : source.index("'''", at)])
+    documented = [
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and ast.get_docstring(node, clean=False) is not None
+        and len(node.body) > 1  # NOTE: a body of a docstring alone keeps it (`catalog.bare`)
+    ]
+    assert documented == []
+
+
+def test_the_start_up_code_for_a_cache_miss_is_compiled_only_on_a_miss(tmp_path: Path) -> None:
+    """The start-up code a run from the cache never needs (`_pieces`, `_store`, ...) is the
+    string's section `start`: a run that misses compiles it, at the file's own lines; a run
+    from the cache does not."""
+    script = _LOADED + textwrap.dedent(
+        """
+        code = namespace.get("_store")
+        print(json.dumps(code and code.__code__.co_firstlineno))
+        """
+    )
+    tool = GOLDEN / "minimal" / "minimal.py"
+    env = {**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")}
+    lines = tool.read_text(encoding="utf-8").splitlines()
+    where = next(n for n, line in enumerate(lines, 1) if line.startswith("def _store("))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, str(tool)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout
+        for _ in range(2)
+    ]
+    assert [json.loads(run) for run in runs] == [where, None]

@@ -13,6 +13,7 @@ from burgee.runtime.catalog import (
     BOOT,
     HEAD,
     TAIL,
+    bare,
     generated_names,
     names_used,
     parse,
@@ -96,7 +97,8 @@ def test_each_stand_in_names_a_function_of_its_own_section() -> None:
     and nowhere in the code that always runs (else that code would replace the stand-in)."""
     joined = join({"main", "invoke", "_Command", "Any", "_Date", "_await", "_candidates"})
     pieces = boot._pieces("\n" + joined.head + "\n\n\n" + joined.tail + "\n")
-    assert set(joined.lazy) == set(pieces) - {""}
+    # NOTE: the start-up code's section runs by no stand-in (`boot._missed`).
+    assert set(joined.lazy) == set(pieces) - {"", boot._START}
     hot = _defined(pieces[""])
     for section, names in joined.lazy.items():
         assert names, section
@@ -171,4 +173,42 @@ def test_generated_names_keeps_dict_keys_slices_and_the_name_after_an_ellipsis()
     # only keeps a definition in.
     assert {"y", "b", "foo"} <= generated_names(
         'd = {"a": x, y: z}\nx[a, b:c]\nf = ...\nfoo(bar)\n'
+    )
+
+
+def test_the_string_carries_the_code_without_its_documentation() -> None:
+    """`catalog.bare`: docstrings and `#:` comments go, each with its lines (a body that is
+    only a docstring keeps it: every line stays a line of the source); the `# NOTE:`
+    comments, and a string that is code, stay."""
+    code = '''\
+#: What it is.
+LIMIT = 3
+
+
+class Empty(Exception):
+    """Only a docstring."""
+
+
+def f(x: int) -> str:
+    """What f does,
+    on two lines."""
+    # NOTE: why it is so.
+    text = """not a docstring"""
+    return text  #: a trailing one stays
+'''
+    assert (
+        bare(code)
+        == '''\
+LIMIT = 3
+
+
+class Empty(Exception):
+    """Only a docstring."""
+
+
+def f(x: int) -> str:
+    # NOTE: why it is so.
+    text = """not a docstring"""
+    return text  #: a trailing one stays
+'''
     )

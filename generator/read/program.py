@@ -41,6 +41,7 @@ from burgee.read.frameworks import Frameworks, frameworks
 from burgee.read.imports import (
     Bundle,
     bundle,
+    installed_version,
     load_toml,
     nearest_pyproject,
     project_version,
@@ -320,8 +321,10 @@ def read_program(
         check(source, path)
         third_party = {m: s for m, s in bundled.third_party.items() if m not in translated.dropped}
         bundled = Bundle(source, translated.origins, third_party, bundled.siblings)
+    # NOTE: an app burgee did not write is an installed package's, with a version of its own
+    installed = installed_version(path) if translated is not None else None
     try:
-        program = _read(source, path, name, version, bundled=bundled)
+        program = _read(source, path, name, version, bundled=bundled, installed=installed)
     except RecursionError:
         line = longest_line(source)
         message = (
@@ -343,6 +346,7 @@ def _read(
     version: str | None,
     *,
     bundled: Bundle,
+    installed: str | None = None,
 ) -> Program:
     reader, program_name = _checked_reader(source, path, name, bundled)
     stripped = strip(reader.text, reader.tree, reader.removals, model_classes(reader))
@@ -367,7 +371,7 @@ def _read(
     commands = _commands(reader, source, path)
     program = Program(
         name=str(program_name),
-        version=str(declared or (project[1] if project else "0.1.0")),
+        version=str(declared or (project[1] if project else installed or "0.1.0")),
         distribution=project[0] if project else None,
         description=str(reader.program_args.get("description") or module_doc),
         env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]

@@ -123,9 +123,12 @@ class SharedOptions(Declarations):
                     )
                     continue
                 if param.shadows:
+                    # NOTE: an option a Click group or a Typer callback declares is named by
+                    # its flags (its alias is gen's own name for it)
+                    named = " ".join(param.spellings) if alias.startswith("_burgee_") else alias
                     self._problem(
                         param.span,
-                        f"{alias} is shared ({where}), so it cannot take a tool-wide flag's "
+                        f"{named} is shared ({where}), so it cannot take a tool-wide flag's "
                         "spelling (shadows=True): before the command, that flag is the tool's",
                     )
                     continue

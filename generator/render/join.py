@@ -44,6 +44,7 @@ from burgee.runtime.catalog import (
     ALWAYS,
     BOOT,
     HEAD,
+    ON_A_MISS,
     SECTIONS,
     TAIL,
     Chunk,
@@ -52,7 +53,7 @@ from burgee.runtime.catalog import (
     parse,
     stand_ins,
 )
-from burgee.runtime.start.boot import SECTION_BEGIN, SECTION_END
+from burgee.runtime.start.boot import _START, SECTION_BEGIN, SECTION_END
 
 
 @dataclass(frozen=True)
@@ -102,18 +103,25 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
                 kept.add(id(chunk))
                 wanted.extend(chunk.uses)
     chosen = [(m, c) for m, c in every if id(c) in kept]
-    section, lazy = ({}, {}) if plain else _sections(chosen, roots)
-    head, tail = _Layout(), _Layout()
+    # NOTE: the start-up code's own section (`boot._missed`) runs by no stand-in.
+    section, lazy = ({}, {}) if plain else _sections([p for p in chosen if p[0] != BOOT], roots)
+    head, tail, start = _Layout(), _Layout(), _Layout()
     boot: list[str] = []
     checking_code: list[str] = []
     for module, chunk in chosen:
         if chunk.text.startswith("\t"):
-            if chunk.text[1:] not in checking_code:
-                checking_code.append(chunk.text[1:])
+            text = chunk.text[1:] if plain else chunk.bare[1:]
+            if text not in checking_code:
+                checking_code.append(text)
+        elif module == BOOT and not plain and chunk.binds & ON_A_MISS:
+            # NOTE: as boot.py writes it (its lines lead to its source), without its docstrings.
+            start.add(chunk.bare, _START, module)
         elif module == BOOT:
             boot.append(chunk.text)
         else:
-            (head if module in HEAD else tail).add(chunk.text, section.get(id(chunk), ""), module)
+            # NOTE: the string carries the code without its documentation (`catalog.bare`).
+            text = chunk.text if plain else chunk.bare
+            (head if module in HEAD else tail).add(text, section.get(id(chunk), ""), module)
     imports: list[str] = []
     checking: list[str] = []
     for module in (BOOT, *HEAD, *TAIL):
@@ -124,7 +132,7 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
             if found.text not in target:
                 target.append(found.text)
     return Joined(
-        head=head.text(),
+        head="\n\n\n".join(text for text in (start.text(), head.text()) if text),
         tail=tail.text(),
         imports=tuple(imports),
         checking=tuple(checking + checking_code),

@@ -19,23 +19,28 @@ The generated module, in this order (the default form; `tests/golden/` shows eac
    packages; the module docstring (the program description); `from __future__ import
    annotations`, the imports that run at start-up, and the `if TYPE_CHECKING:` block: the
    handlers' imports only annotations use or that wait for the first command, and stubs of
-   the runtime's names the module's own code uses (`render/stubs.py`), since type checkers
-   and linters do not read the string;
+   the runtime's names the module's ordinary code uses and a user's tests call
+   (`render/stubs.py`; public members only), since type checkers and linters do not read the
+   string (Python parses the block on every run of a script: not the tables' names, which are
+   in the string);
 2. constants `PROGRAM_NAME`, `VERSION`, `DISTRIBUTION`, `DESCRIPTION`, `REQUIRES_PYTHON`,
    `DEBUG_ENV`, `GROUP_HELP`, `ALIASES`, `ROOT`, `ROOT_MODE`, `EXIT_CODES` (only the start-up
    code reads them, for a start stopped by a second Ctrl-C);
-3. the start-up code (`runtime/start/boot.py`); `_MAX_OUTPUT`, `_CONFIG`, `_DATA` (the tool's
-   documents), `_MCP_LISTS` and `_LAZY`; then `_hold_interrupts` and `_boot(globals(), _LAZY)`:
-   burgee's runtime, from the string at the end, runs into the module's namespace;
+3. the start-up code (`runtime/start/boot.py`) a run from the cache needs; `_MAX_OUTPUT`,
+   `_CONFIG`, `_DATA` (the tool's documents), `_MCP_LISTS` and `_LAZY`; then
+   `_hold_interrupts` and `_boot(globals(), _LAZY)`: burgee's runtime, from the string at the
+   end, runs into the module's namespace;
 4. ordinary code: `_import_handlers` (the handlers' imports only their functions use, run once
    before the first command: `runtime/execution/table.py`), the user code from the handlers
    file and its bundled sibling modules, `_to_<Record>` converters;
 5. `_tables()` (the tables' section of the string), `_release_interrupts()`, and
    `if __name__ == "__main__": sys.exit(main())`;
-6. last, the raw string (`render/sections.py`): the runtime's imports and `TYPE_CHECKING`
-   block, `runtime/core/errors.py` and `runtime/core/context.py` (what the handlers'
-   code subclasses and annotates with), then the rest the program reaches, module by module
-   (each begins `# -- module: burgee.runtime.NAME`), sections run on first use between
+6. last, the raw string (`render/sections.py`), the runtime without its docstrings and `#:`
+   comments (`catalog.bare`: a script's whole text is read on every run): the runtime's
+   imports and `TYPE_CHECKING` block, the start-up code only a cache miss needs (section
+   `start`, `boot._missed`), `runtime/core/errors.py` and `runtime/core/context.py` (what the
+   handlers' code subclasses and annotates with), then the rest the program reaches, module
+   by module (each begins `# -- module: burgee.runtime.NAME`), sections run on first use between
    `# ---- burgee: loaded on first use: NAME ----` lines, and last the `tables` section:
    `COMMANDS` (path -> a row), `PROMPTS`, `RESOURCES`, `GROUPS`, `ERRORS`, `OUTCOMES`,
    `SHADOWS`, `SHARED`, `RECORDS`, the MCP tables, then `PROGRAM = Program(...)` from them
@@ -565,10 +570,13 @@ def render(
     data = _data(program, mcp.tools_json, completion.pop("documents"))  # type: ignore[arg-type]
     roots = _runtime_roots(program, rows, completion, plain=plain)
     joined = join(roots, plain=plain)
+    # NOTE: in the default form the tables are in the string: type checkers need stubs only
+    # of the runtime names the module's ordinary code uses.
+    own = roots if plain else _own_roots(program, rows)
     if not plain:
         # NOTE: the tables are a section of the compiled-once code, run where they stood.
         joined = replace(joined, lazy=dict(sorted({**joined.lazy, "tables": ("_tables",)}.items())))
-    blocks = placed(program, joined, roots, plain=plain)
+    blocks = placed(program, joined, own, plain=plain)
     errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
@@ -701,16 +709,32 @@ def _data(program: Program, mcp_tools: str, completion_documents: dict[str, str]
     )
 
 
+def _own_code(program: Program, rows: _Rows) -> list[str]:
+    """The code of the module's own the default form keeps out of the string: the handlers'
+    imports, the aliases of runtime names and the record converters (the handlers' own code
+    is in `program.user_code`)."""
+    return [
+        *third_party(program, program.user_imports)[1],
+        deferred_imports(program)[0],
+        *(f"{local} = {api}" for local, api in program.aliases),
+        *rows.converters,
+    ]
+
+
+def _own_roots(program: Program, rows: _Rows) -> set[str]:
+    """The runtime's names the default form's ordinary code uses, which type checkers and
+    linters must see stubbed (`placed_imports.PUBLIC` adds what a user's tests call)."""
+    roots = {"main", "asgi"} | generated_names("\n\n".join(_own_code(program, rows)))
+    return (roots | code_names(program.user_code)) - (FREE_NAMES - set(program.kept))
+
+
 def _runtime_roots(
     program: Program, rows: _Rows, completion: dict[str, Any], *, plain: bool
 ) -> set[str]:
     """The runtime's names the tool starts from: the names the program's own code uses
     decide which parts of the runtime it gets."""
     own = [
-        *third_party(program, program.user_imports)[1],
-        deferred_imports(program)[0],
-        *(f"{local} = {api}" for local, api in program.aliases),
-        *rows.converters,
+        *_own_code(program, rows),
         "x = {" + "\n".join(rows.commands) + "}",
         # NOTE: the rows name their converters as data; as code, they say what the tool needs.
         *(_converter_code(p) for c in program.commands for p in c.inputs),

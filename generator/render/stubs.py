@@ -144,6 +144,9 @@ def stubs(names: Iterable[str], *, defined: Iterable[str] = ()) -> str:
     chosen: dict[tuple[int, int], list[ast.stmt]] = {}
     ignores: dict[str, str] = {}
     block = ImportBlock()
+    # NOTE: a class only a stub's parameters name (`Context.__init__`'s `program: Program`):
+    # its users get one from the runtime and pass it on, so its name is enough.
+    named: dict[str, tuple[int, int]] = {}
     while wanted:
         name = wanted.pop()
         if name in done or name in skipped:
@@ -154,14 +157,20 @@ def stubs(names: Iterable[str], *, defined: Iterable[str] = ()) -> str:
                 continue
             stub = chosen[binding.position] = _stub(binding)
             ignores.update(binding.ignores)
+            passed = {n for statement in stub for n in _passed(statement)}
             for used in sorted({n for statement in stub for n in _loads(statement)}):
                 text = _imports(binding.module).get(used)
                 if text is not None:
                     block.add_source(text)
+                elif used in passed and _is_class(used):
+                    named.setdefault(used, index[used][0].position)
                 elif used in index:
                     wanted.append(used)
                 elif used == _ANY:
                     block.add_source("from typing import Any")
+    for name, position in named.items():
+        if name not in done and name not in skipped:
+            chosen[position] = [ast.ClassDef(name, [], [], [ast.Expr(_ELLIPSIS)], [])]
     if not chosen:
         return ""
     code = "\n\n".join(_text(chosen[p], ignores) for p in sorted(chosen))
@@ -181,6 +190,30 @@ def _text(statements: list[ast.stmt], ignores: dict[str, str]) -> str:
         if comment is not None and line.endswith(":"):
             lines[number] += comment
     return "\n".join(lines)
+
+
+def _passed(node: ast.AST) -> set[str]:
+    """The names a stub reads only in its functions' parameters' annotations (what a caller
+    passes in), nowhere else (what a function returns, an attribute's type, a base class)."""
+    parameters = {
+        id(n)
+        for function in ast.walk(node)
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for a in ast.walk(function.args)
+        if isinstance(a, ast.arg) and a.annotation is not None
+        for n in ast.walk(a.annotation)
+    }
+    passed: set[str] = set()
+    elsewhere: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and type(n.ctx) is ast.Load:
+            (passed if id(n) in parameters else elsewhere).add(n.id)
+    return passed - elsewhere
+
+
+def _is_class(name: str) -> bool:
+    bindings = _index().get(name)
+    return bindings is not None and isinstance(bindings[0].node, ast.ClassDef)
 
 
 def _loads(node: ast.AST) -> set[str]:
@@ -287,17 +320,31 @@ def _class(node: ast.ClassDef) -> ast.ClassDef:
     record = _is_record(node)
     body: list[ast.stmt] = []
     for item in node.body:
-        body.extend(_member(item, node, record))
+        body.extend(m for m in _member(item, node, record) if record or _public(m))
     methods = {i.name for i in node.body if isinstance(i, ast.FunctionDef | ast.AsyncFunctionDef)}
     declared = _declared(node) | methods
     attributes = [
         _variable(name, annotation, None)
         for name, annotation in _instance_attributes(node)
-        if name not in declared and name not in _inherited(node)
+        if name not in declared and name not in _inherited(node) and _public_name(name)
     ]
     stub = copy.copy(node)
     stub.body = [*attributes, *body] or [ast.Expr(value=_ELLIPSIS)]
     return stub
+
+
+def _public(member: ast.stmt) -> bool:
+    """Whether a class's member is for its users: the runtime's own (`_name`) are left out of
+    its stub (Python parses a script's stubs on every run; a dunder stays)."""
+    if isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name):
+        return _public_name(member.target.id)
+    if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return _public_name(member.name)
+    return True
+
+
+def _public_name(name: str) -> bool:
+    return not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
 
 
 def _is_record(node: ast.ClassDef) -> bool:

@@ -31,11 +31,13 @@ import ast
 import contextlib
 import dataclasses
 import hashlib
+import io
 import json
 import keyword
 import os
 import re
 import sys
+import tokenize
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -176,6 +178,8 @@ class Chunk:
     text: str
     #: Whether it is a `def`: then a stand-in that loads its section can take its place.
     function: bool = False
+    #: `text` as a tool's string carries it (`bare()`); "" for a chunk that never goes there.
+    bare: str = ""
 
 
 @dataclass(frozen=True)
@@ -300,13 +304,17 @@ def parse(module: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
     return found
 
 
+#: What a stored entry holds: a new one whenever `_parse` writes its chunks otherwise.
+_FORMAT = 3
+
+
 def _entry(module: str, text: str) -> str | None:
     from burgee.runtime.start.boot import _cache_directory
 
     directory = _cache_directory()
     if directory is None:
         return None
-    digest = hashlib.sha256(f"{sys.version}\0{text}".encode()).hexdigest()[:24]
+    digest = hashlib.sha256(f"{sys.version}\0{_FORMAT}\0{text}".encode()).hexdigest()[:24]
     return os.path.join(directory, f"catalog-{module}-{digest}.json")
 
 
@@ -316,7 +324,14 @@ def _stored(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ..
         with open(entry or "", encoding="utf-8") as stream:
             data = json.load(stream)
         chunks = tuple(
-            Chunk(module, frozenset(c["binds"]), frozenset(c["uses"]), c["text"], c["function"])
+            Chunk(
+                module,
+                frozenset(c["binds"]),
+                frozenset(c["uses"]),
+                c["text"],
+                c["function"],
+                c["bare"],
+            )
             for c in data["chunks"]
         )
         imports = tuple(Import(i["binds"], i["text"], i["checking"]) for i in data["imports"])
@@ -337,6 +352,7 @@ def _store(module: str, text: str, found: tuple[tuple[Chunk, ...], tuple[Import,
                 "uses": sorted(c.uses),
                 "text": c.text,
                 "function": c.function,
+                "bare": c.bare,
             }
             for c in chunks
         ],
@@ -378,13 +394,46 @@ def _parse(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...
                 else:
                     # NOTE: TypeVars and the like: kept in the TYPE_CHECKING block.
                     segment = ast.get_source_segment(text, inner) or ""
-                    chunks.append(Chunk(module, _binds(inner), names_used(inner), "\t" + segment))
+                    checking = Chunk(module, _binds(inner), names_used(inner), "\t" + segment)
+                    chunks.append(dataclasses.replace(checking, bare="\t" + bare(segment)))
             continue
         # NOTE: from the end of the previous statement, so the comments above come along.
         body = "\n".join(lines[start:end]).strip("\n")
         function = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        chunks.append(Chunk(module, _binds(node), names_used(node), body, function))
+        chunks.append(Chunk(module, _binds(node), names_used(node), body, function, bare(body)))
     return tuple(chunks), tuple(imports)
+
+
+def bare(text: str) -> str:
+    """A chunk's code without its documentation: its docstrings (but a body's only statement:
+    each line stays a line of the runtime's source, for a traceback's reader) and its `#:`
+    comments, each line that held one gone. Nothing reads them at run time (`python -OO` drops
+    docstrings too), and a script's whole text is read, tokenized and parsed on every run; a
+    reader has burgee's source, which each module's first line in the tool names (`# --
+    module: burgee.runtime.NAME`). The `# NOTE:` comments stay."""
+    lines = text.split("\n")
+    dropped: set[int] = set()
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        first = node.body[0]
+        if len(node.body) == 1 or not (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        ):
+            continue
+        start, end = first.lineno - 1, (first.end_lineno or first.lineno) - 1
+        after = lines[end].encode()[first.end_col_offset or 0 :].decode().strip()
+        if lines[start][: first.col_offset].strip() or (after and not after.startswith("#")):
+            continue  # NOTE: not on lines of its own (`def f(): "..."`): left as it is
+        dropped.update(range(start, end + 1))
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT and token.string.startswith("#:"):
+            row = token.start[0] - 1
+            if not token.line[: token.start[1]].strip():
+                dropped.add(row)
+    return "\n".join(line for number, line in enumerate(lines) if number not in dropped)
 
 
 def stand_ins() -> frozenset[str]:
@@ -424,3 +473,6 @@ AFTER = _after()
 #: server's import of the tool finds it, and tells an ASGI 3 application by its being a
 #: coroutine function, which a section's stand-in is not): they always run.
 ALWAYS = frozenset(name for d in declarations().values() for name in d.always)
+#: The start-up code only a run the cache cannot answer needs: `boot.py`'s header puts it in
+#: the section `start` of a tool's code, which `boot._missed` compiles on such a run.
+ON_A_MISS = frozenset(name.partition(".")[2] for name in SECTIONS if name.startswith(f"{BOOT}."))

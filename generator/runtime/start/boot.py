@@ -1,4 +1,5 @@
 # burgee: joins boot
+# burgee: section start: _pieces _order _compiled _entry _sealed _store
 """The start of a generated tool: burgee's runtime, compiled once and then read from a private
 cache.
 
@@ -52,6 +53,11 @@ opening line (`# ---- burgee: loaded on first use: NAME, after OTHER ----`), and
 first. Every piece is compiled with the other pieces' lines left empty, so line numbers stay
 the file's.
 
+A tool's start-up code is ordinary code that Python compiles on every run of a script, so what
+only a run the cache cannot answer needs (splitting the code into pieces, compiling and storing
+them: the functions its header names) is in the string too, as its section `start`, which
+`_missed` compiles on such a run (here, in burgee's own module, it is defined already).
+
 This module runs as it is written, without `from __future__ import annotations` (importing
 `__future__` costs a run more than a twentieth of Python's own start-up): its annotations are
 quoted where Python 3.9 could not evaluate them.
@@ -91,6 +97,9 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
 #: After a section's name on its opening line: the section that must run before it (`_order`).
 SECTION_AFTER = ", after "
+#: The section of a tool's code that holds the start-up code only a run the cache cannot
+#: answer needs (`_missed`).
+_START = "start"
 
 
 def _cache_directory() -> "str | None":
@@ -331,8 +340,41 @@ def _load_code(
                 return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
+    _missed(path, namespace)
+    return _compiled(path, namespace, directory, key, entry)
+
+
+def _missed(path: str, namespace: "dict[str, Any]") -> None:
+    """Define the start-up code only a run the cache cannot answer needs: in a tool, the
+    section `start` of its code (see the module's docstring), compiled now."""
+    if "_compiled" in globals():
+        return  # NOTE: burgee's own module, or a tool that has run it already
+    code, padding = _source(path, namespace)
+    begin = code.find(f"\n{SECTION_BEGIN}{_START} ----\n")
+    end = code.find(f"\n{SECTION_END}{_START} ----", begin)
+    if begin < 0 or end < 0:
+        raise SystemExit(
+            f"{namespace.get('PROGRAM_NAME', path)}: cannot start: the section {_START!r} of the "
+            f"code of {path} is not there (edited away); regenerate the tool"
+        )
+    piece = padding + "\n" * code.count("\n", 1, begin + 1) + code[begin + 1 : end]
+    exec(_compile(piece, path), globals())  # noqa: S102
+
+
+def _compiled(
+    path: str,
+    namespace: "dict[str, Any]",
+    directory: "str | None",
+    key: "tuple[str, str] | None",
+    entry: str,
+) -> "tuple[CodeType, dict[str, Any], dict[str, str]]":
+    """`_load_code`'s answer when the cache has none: the code compiled from the file, and
+    written to the cache when it may be."""
+    import marshal
+
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    pieces.pop(_START, None)  # NOTE: defined already (`_missed`), and never by a stand-in
     order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
@@ -590,6 +632,7 @@ def _stand_ins(
                 code = _stored_section(piece)
                 if code is None:
                     # NOTE: the entry changed or broke since its head was read: from the file.
+                    _missed(path, namespace)
                     text, padding = _source(path, namespace)
                     code = _compile(padding + _pieces(text)[section][1:], path)
             elif isinstance(piece, str):

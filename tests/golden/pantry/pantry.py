@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1569: the first handler from handlers.py
-#     line 1681: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 14257: the tables (commands, groups, errors, result shapes)
+#     line 996: the first handler from handlers.py
+#     line 1108: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12266: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -19,12 +19,21 @@ from dataclasses import dataclass
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import argparse
     import threading
     import time
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
+
+    def _pieces(code: str) -> dict[str, str]: ...
+
+    def _compiled(
+        path: str,
+        namespace: dict[str, Any],
+        directory: str | None,
+        key: tuple[str, str] | None,
+        entry: str,
+    ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -60,26 +69,11 @@ if TYPE_CHECKING:
     _R = TypeVar("_R")
 
     class Context:
-        _answers: dict[str, str]
-        _asked: set[str]
-        _callbacks: list[Callable[[], object]]
-        _environ: list[str]
-        _on_cancel: list[Callable[[], object]]
-        _program: Program
         command: str
         json: bool
         program: str
-        _report: Callable[[float, float | None, str | None], None] | None
-        _log: Callable[[str, str, dict[str, object]], None] | None
-        _verbose: bool
-        _person: bool
-        _yes: bool
-        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool, program: Program) -> None: ...
-
-        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -142,501 +136,11 @@ if TYPE_CHECKING:
 
     INJECTED: Any = None
 
-    class _Command:
-        build: Callable[[argparse.ArgumentParser], None]
-        confirm: str | None
-        deprecated: str | None
-        deprecated_flags: tuple[tuple[str, str, str], ...]
-        description: str
-        effects: str
-        examples: tuple[str, ...]
-        exclusive: tuple[tuple[tuple[str, ...], bool], ...]
-        keys: tuple[str, ...]
-        max_output: int | None
-        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
-        returns: Any
-        run: Callable[[Any], object]
-        sanitize: bool
-        secret: bool
-        summary: str
-        trust: str
-        yes: Any
-
-        def __init__(
-            self,
-            summary: str,
-            keys: tuple[str, ...],
-            build: Callable[[argparse.ArgumentParser], None],
-            run: Callable[[Any], object],
-            returns: Any,
-            *,
-            description: str | None = None,
-            examples: tuple[str, ...] = (),
-            effects: str = "read_only",
-            max_output: int | None = None,
-            sanitize: bool = True,
-            trust: str = "workspace",
-            confirm: str | None = None,
-            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
-            yes: bool = False,
-            deprecated: str | None = None,
-            deprecated_flags: tuple[tuple[str, str, str], ...] = (),
-            exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
-            secret: bool = False,
-        ) -> None: ...
-
-    class Program:
-        name: str
-        version: str
-        distribution: str
-        version_short: str
-        description: str
-        requires_python: str
-        debug_env: str
-        group_help: dict[str, str]
-        commands: dict[str, tuple[Any, ...]]
-        groups: dict[str, tuple[tuple[str, str], ...]]
-        aliases: dict[str, str]
-        root: str
-        root_mode: str
-        errors: dict[str, tuple[int, str]]
-        exit_codes: dict[str, int]
-        outcomes: dict[str, tuple[int, str]]
-        shadows: dict[str, tuple[str, ...]]
-        shared: dict[str, dict[str, int]]
-        records: dict[str, tuple[dict[str, Any], tuple[str, ...]]]
-        max_output: int | None
-        config: bool
-        data: str
-        mcp_lists: dict[str, str]
-        mcp_names: dict[str, tuple[str, bool]]
-        prompts: dict[str, Any]
-        resources: dict[str, tuple[str | None, Any]]
-        mcp_extra: dict[str, Any]
-        mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
-        media: tuple[Any, ...]
-        extra_commands: dict[str, tuple[str, Any]]
-        frameworks: Callable[..., object] | None
-        import_handlers: Callable[[], None] | None
-        free_completers: frozenset[str]
-        completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
-        complete_values: Callable[[list[str], Program], list[str]]
-
-        def __init__(
-            self,
-            *,
-            name: str,
-            version: str,
-            version_short: str,
-            distribution: str,
-            description: str,
-            requires_python: str,
-            debug_env: str,
-            group_help: dict[str, str],
-            commands: dict[str, tuple[Any, ...]],
-            groups: dict[str, tuple[tuple[str, str], ...]],
-            aliases: dict[str, str],
-            root: str,
-            root_mode: str,
-            errors: dict[str, tuple[int, str]],
-            exit_codes: dict[str, int],
-            outcomes: dict[str, tuple[int, str]],
-            shadows: dict[str, tuple[str, ...]],
-            shared: dict[str, dict[str, int]],
-            records: dict[str, tuple[dict[str, Any], tuple[str, ...]]],
-            max_output: int | None,
-            config: bool,
-            data: str,
-            mcp_lists: dict[str, str],
-            mcp_names: dict[str, tuple[str, bool]],
-            prompts: dict[str, Any],
-            resources: dict[str, tuple[str | None, Any]],
-            mcp_extra: dict[str, Any],
-            mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
-            media: tuple[Any, ...],
-            extra_commands: dict[str, tuple[str, Any]],
-            frameworks: Callable[..., object] | None,
-            import_handlers: Callable[[], None] | None,
-            free_completers: frozenset[str],
-            completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
-            complete_values: Callable[[list[str], Program], list[str]],
-        ) -> None: ...
-
-        def __setattr__(self, name: str, value: object) -> None: ...
-
-        def __delattr__(self, name: str) -> None: ...
-
-        def __repr__(self) -> str: ...
-
-    class Flag:
-        aliases: tuple[str, ...]
-        bounds: tuple[int, int]
-        choices: tuple[str, ...]
-        config_only: bool
-        dest: str
-        goes_with: tuple[str, ...]
-        group: str
-        help: str
-        kind: str
-        metavar: str
-        name: str
-        not_with: tuple[str, ...]
-        optional: str
-        scope: str
-        short: str
-        unit: str
-
-        def __init__(
-            self,
-            name: str,
-            metavar: str,
-            help: str,
-            *,
-            group: str,
-            scope: str = "any",
-            short: str = "",
-            choices: tuple[str, ...] = (),
-            config_only: bool = False,
-            goes_with: tuple[str, ...] = (),
-            not_with: tuple[str, ...] = (),
-            kind: str = "string",
-            optional: str = "",
-            dest: str = "",
-            bounds: tuple[int, int] = (0, 0),
-            unit: str = "",
-            aliases: tuple[str, ...] = (),
-        ) -> None: ...
-
-        def takes(self, word: str) -> bool: ...
-
-        def read(self, value: str) -> object: ...
-
-    class _Type:
-        name: ClassVar[str]
-        spellings: ClassVar[tuple[str, ...]]
-        expected: ClassVar[str]
-        clispec: ClassVar[str]
-        metavar: ClassVar[str]
-        module: ClassVar[str]
-        base: ClassVar[str]
-        schema: ClassVar[dict[str, Any]]
-        word: ClassVar[bool]
-        media: ClassVar[str]
-
-        @staticmethod
-        def convert(value: object) -> Any: ...
-
-        @staticmethod
-        def check(value: object) -> bool: ...
-
-    class _Str(_Type):
-        @staticmethod
-        def convert(value: object) -> str: ...
-
-        @staticmethod
-        def check(value: object) -> bool: ...
-
-    class _Int(_Type):
-        @staticmethod
-        def convert(value: object) -> int: ...
-
-        @staticmethod
-        def check(value: object) -> bool: ...
-
-    class _Float(_Type):
-        @staticmethod
-        def convert(value: object) -> float: ...
-
-        @staticmethod
-        def check(value: object) -> bool: ...
-
-    class _Bool(_Type):
-        @staticmethod
-        def convert(value: object) -> bool: ...
-
-        @staticmethod
-        def check(value: object) -> bool: ...
-
-    class _Any(_Type): ...
-
-    def _choice(*choices: Any) -> Callable[[object], Any]: ...
-
-    class _Stdout:
-        buffers: dict[int, list[str]]
-        encoding: str
-        fallback: Any
-        shared: list[str] | None
-        thread: Any
-
-        def __init__(self, fallback: Any, shared: list[str] | None = None) -> None: ...
-
-        def write(self, text: str) -> int: ...
-
-        def writelines(self, lines: Iterable[str]) -> None: ...
-
-        def flush(self) -> None: ...
-
-        def isatty(self) -> bool: ...
-
-        def __getattr__(self, name: str) -> Any: ...
-
-    def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
-
-    class _Argument:
-        action: str
-        choices: tuple[str, ...] | None
-        dest: Any
-        names: tuple[str, ...]
-        nargs: str | int | None
-        off: tuple[str, ...]
-        takes: Any
-
-        def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None: ...
-
-    class _Recorder:
-        options: dict[str, _Argument]
-        passthrough: _Argument | None
-        plain: bool
-        positionals: list[_Argument]
-
-        def __init__(self) -> None: ...
-
-        def add_argument(self, *names: str, **options: Any) -> None: ...
-
-    class _Invocation:
-        allow_destructive: bool
-        answers: dict[str, str]
-        as_completed: bool
-        asked: dict[str, str]
-        batch: str | None
-        debug: bool
-        jobs: int
-        json: bool
-        json_input: str | None
-        max_output: int | None
-        mcp: bool
-        print_config: bool
-        problem: UsageError | None
-        program: Program
-        rest: list[str]
-        spill_dir: str | None
-        timeout: float | None
-        version: bool
-        version_first: bool
-
-        def __init__(
-            self,
-            argv: Sequence[str],
-            program: Program,
-            *,
-            strict: bool = True,
-            arguments: Callable[[str], _Recorder | None] | None = None,
-        ) -> None: ...
-
-        def config(self) -> str | None: ...
-
-        def _take(self, flag: Flag, value: str) -> None: ...
-
-    class _Codec:
-        compact: Callable[[object], str]
-        envelope: Callable[[object], str]
-        load: Callable[[str], Any]
-        string: Callable[[str], str]
-
-        def __init__(self) -> None: ...
-
-        @staticmethod
-        def default(value: object) -> object: ...
-
-        def refused(self, text: str) -> tuple[str, int, str]: ...
-
-    class _McpLoop:
-        handed: bytes | None
-        idle: list[Any]
-        inflight: dict[str, Any]
-        lock: Any
-        main: Any
-        over: bool
-        parked: bool
-        program: Program
-        readline: Callable[[], bytes]
-        relaying: bool
-        running: int
-        started: int
-        thread: Any
-        unpark: Any
-        waiting: bool
-        wake: Any
-        watching: bool
-
-        def __init__(self, program: Program) -> None: ...
-
-        def dispatch(self, line: bytes) -> None: ...
-
-        def closed(self) -> None: ...
-
-        def begin(self) -> None: ...
-
-        def watchdog(self) -> None: ...
-
-        def serve(self, requests: BinaryIO) -> int: ...
-
-        def release(self) -> None: ...
-
-        def ended(self) -> None: ...
-
-        def take(self) -> bytes: ...
-
-        def watch(self) -> None: ...
-
-        def relay(self) -> None: ...
-
-        def submit(self, job: Callable[[], None]) -> None: ...
-
-        def work(self, worker: list[Any]) -> None: ...
-
-    class _McpWire(_McpLoop):
-        asked: int
-        awaited: dict[str, tuple[Any, list[Any]]]
-        batches: dict[int, list[str]]
-        broken: bool
-        codec: _Codec
-        debug: bool
-        elicits: bool
-        gone: bool
-        level: str | None
-        memory: Any
-        out: int
-        sinks: dict[int, Callable[[str | list[str]], None]]
-        stdout: _Stdout
-        streams: dict[int, Any]
-        unstreamed: set[int]
-        version: str
-        inflight: dict[str, Any]
-        limit: int | None
-        spill_dir: str | None
-        config: str | None
-        session: str | None
-
-        def __init__(
-            self, program: Program, debug: bool, shared: _McpWire | None = None
-        ) -> None: ...
-
-        def write(self, text: str | list[str]) -> None: ...
-
-        def emit(self, pieces: Iterable[bytes]) -> None: ...
-
-        def pieces(self, value: object, into: list[str]) -> None: ...
-
-        def send(self, text: str) -> None: ...
-
-        def reply(self, ident: str, result: str | bytes) -> None: ...
-
-        def fail(self, ident: str, code: int, message: str, data: object = None) -> None: ...
-
-        def dumps(self, value: object) -> str: ...
-
-        def stop(self) -> None: ...
-
-        def abandon(self) -> None: ...
-
-        def closed(self) -> None: ...
-
-        def complete(self, result: str, meta: str = "") -> str: ...
-
-    class _Request:
-        cancelled: bool
-        context: Context
-        key: str
-        last: float | None
-        level: str | None
-        quarantine: Any
-        sanitize: Any
-        server: _McpCalls
-        token: object
-
-        def __init__(
-            self, server: _McpCalls, key: str, context: Context, token: object, command: _Command
-        ) -> None: ...
-
-        def report(
-            self, done: float, total: float | None = None, message: str | None = None
-        ) -> None: ...
-
-    class _McpCalls(_McpWire):
-        def log(
-            self, request: _Request | None, level: str, message: str, data: dict[str, Any]
-        ) -> None: ...
-
-        def call(self, ident: str, params: dict[str, Any], modern: bool) -> None: ...
-
-        def progress(
-            self, request: _Request, done: float, total: float | None, message: str | None
-        ) -> None: ...
-
-        def run(
-            self,
-            request: _Request,
-            command: _Command,
-            wrapped: bool,
-            arguments: dict[str, Any],
-            modern: bool,
-        ) -> None: ...
-
-    class _McpServer(_McpCalls):
-        def dispatch(self, line: bytes) -> None: ...
-
-        def handle(self, line: bytes) -> None: ...
-
-        def read(self, message: object) -> None: ...
-
-        def batch(self, messages: list[Any]) -> None: ...
-
-        def ident(self, request_id: object) -> str | None: ...
-
-        def message(self, message: object) -> None: ...
-
-        def notify(self, method: str, params: object) -> None: ...
-
-        def request(self, ident: str, method: str, params: object) -> None: ...
-
-        def modern(self, params: dict[str, Any]) -> bool: ...
+    class Program: ...
 
     async def asgi(
         scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
     ) -> None: ...
-
-    def _mcp_prompts_list(
-        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> bytes: ...
-
-    def _mcp_prompt_get(
-        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> str: ...
-
-    def _mcp_resources_list(
-        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> bytes: ...
-
-    def _mcp_templates_list(
-        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> bytes: ...
-
-    def _mcp_resource_read(
-        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> str: ...
-
-    def _mcp_complete(
-        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> str: ...
-
-    def _mcp_set_level(
-        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
-    ) -> str: ...
-
-    def _prompt_cli(invocation: _Invocation) -> object: ...
-
-    def _resource_cli(invocation: _Invocation) -> object: ...
 
     def main(argv: Sequence[str] | None = None) -> int: ...
 
@@ -725,6 +229,11 @@ SECTION_END = "# ---- burgee: end of "
 
 #: After a section's name on its opening line: the section that must run before it (`_order`).
 SECTION_AFTER = ", after "
+
+
+#: The section of a tool's code that holds the start-up code only a run the cache cannot
+#: answer needs (`_missed`).
+_START = "start"
 
 
 def _cache_directory() -> str | None:
@@ -848,50 +357,6 @@ def _key(path: str) -> tuple[str, str] | None:
     return where.hex(), where.hex() + "-" + what.hex()
 
 
-def _pieces(code: str) -> dict[str, str]:
-    """The code that always runs (under "") and each section's, every piece as many lines
-    long as `code`, with the other pieces' lines left empty."""
-    spans: list[tuple[str, int, int]] = []
-    at = 0
-    while True:
-        begin = code.find("\n" + SECTION_BEGIN, at)
-        if begin < 0:
-            break
-        start = begin + 1 + len(SECTION_BEGIN)
-        close = code.find(" ----\n", start)
-        name = code[start:close].partition(SECTION_AFTER)[0]
-        end = code.find(f"\n{SECTION_END}{name} ----", close)
-        if close < 0 or end < 0:
-            break  # NOTE: a marker edited away: the rest runs at once, as plain code would
-        end = code.find("\n", end + 1)
-        end = len(code) if end < 0 else end
-        spans.append((name, begin + 1, end))
-        at = end
-    if not spans:
-        return {"": code}
-    owners = {name for name, _, _ in spans}
-    pieces: dict[str, list[str]] = {name: [] for name in ("", *owners)}
-    at = 0
-    for name, begin, end in [*spans, ("", len(code), len(code))]:
-        for segment, owner in ((code[at:begin], ""), (code[begin:end], name)):
-            blank = "\n" * segment.count("\n")
-            for piece, parts in pieces.items():
-                parts.append(segment if piece == owner else blank)
-        at = end
-    return {name: "".join(parts) for name, parts in pieces.items()}
-
-
-def _order(code: str) -> dict[str, str]:
-    """Each section that needs another to have run first (its opening line says
-    `, after NAME`) -> that section."""
-    order = {}
-    for line in code.split("\n" + SECTION_BEGIN)[1:]:
-        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
-        if after:
-            order[name] = first
-    return order
-
-
 def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
     """The module's text: read from the file (or from its loader: a zip archive has no file
     to open); None when neither has it."""
@@ -965,30 +430,25 @@ def _load_code(
                 return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
+    _missed(path, namespace)
+    return _compiled(path, namespace, directory, key, entry)
+
+
+def _missed(path: str, namespace: dict[str, Any]) -> None:
+    """Define the start-up code only a run the cache cannot answer needs: in a tool, the
+    section `start` of its code (see the module's docstring), compiled now."""
+    if "_compiled" in globals():
+        return  # NOTE: burgee's own module, or a tool that has run it already
     code, padding = _source(path, namespace)
-    pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
-    order = _order(code)
-    hot = _compile(pieces.pop(""), path)
-    if directory is None or key is None or not _may_write():
-        return hot, pieces, order
-    compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
-    return hot, compiled, order
-
-
-def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
-    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
-    always runs, where each section is after the head (offset, length, digest) and `order`;
-    then each section's marshalled code, read and checked only when it runs."""
-    import marshal
-
-    index = {}
-    at = 0
-    for section, data in sections.items():
-        index[section] = (at, len(data), _digest(data))
-        at += len(data)
-    head = _sealed(name, marshal.dumps((hot, index, order)))
-    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+    begin = code.find(f"\n{SECTION_BEGIN}{_START} ----\n")
+    end = code.find(f"\n{SECTION_END}{_START} ----", begin)
+    if begin < 0 or end < 0:
+        raise SystemExit(
+            f"{namespace.get('PROGRAM_NAME', path)}: cannot start: the section {_START!r} of the "
+            f"code of {path} is not there (edited away); regenerate the tool"
+        )
+    piece = padding + "\n" * code.count("\n", 1, begin + 1) + code[begin + 1 : end]
+    exec(_compile(piece, path), globals())  # noqa: S102
 
 
 def _used(stream: BinaryIO) -> None:
@@ -1038,12 +498,6 @@ def _digest(data: bytes | memoryview) -> bytes:
     return _imp.source_hash(_DIGEST_KEY, data)
 
 
-def _sealed(name: str, data: bytes) -> bytes:
-    """An entry as written: the digest of the rest, the entry's name, then `data`."""
-    body = name.encode() + b"\0" + data
-    return _digest(body) + body
-
-
 def _unsealed(name: str, entry: bytes) -> memoryview | None:
     """The data of an entry read back; None when its digest or its name is not right (a bit
     flipped on disk, a file cut short, another file's entry under this name)."""
@@ -1057,34 +511,6 @@ def _unsealed(name: str, entry: bytes) -> memoryview | None:
 def _may_write() -> bool:
     """False under `python -B` (see the module's docstring for PYTHONDONTWRITEBYTECODE)."""
     return not sys.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
-
-
-def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
-    recently (`_used`); quietly, whatever happens."""
-    temporary = f"{entry}.{os.getpid()}.tmp"
-    try:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
-        # NOTE: a new file of this user's alone (O_EXCL: never through what is there).
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-        with open(os.open(temporary, flags, 0o600), "wb") as out:
-            out.write(data)
-        os.replace(temporary, entry)
-        kept = []
-        for name in os.listdir(directory):
-            path = os.path.join(directory, name)
-            if name.startswith(prefix + "-") and path != entry:
-                os.unlink(path)
-            elif name.endswith(".code") and path != entry:
-                kept.append((os.lstat(path).st_mtime_ns, path))
-        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
-            os.unlink(path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
 
 
 def _boot(
@@ -1222,6 +648,7 @@ def _stand_ins(
                 code = _stored_section(piece)
                 if code is None:
                     # NOTE: the entry changed or broke since its head was read: from the file.
+                    _missed(path, namespace)
                     text, padding = _source(path, namespace)
                     code = _compile(padding + _pieces(text)[section][1:], path)
             elif isinstance(piece, str):
@@ -1699,9 +1126,6 @@ if TYPE_CHECKING:
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 
     class _Server(Protocol):
-        """The MCP server (`mcp._McpServer`) as the modules it imports take it (questions,
-        methods, the HTTP endpoint): they cannot import its class, which imports them."""
-
         program: Program
         lock: threading.Lock
         config: str | None
@@ -1728,9 +1152,6 @@ if TYPE_CHECKING:
         def abandon(self) -> None: ...
 
     class _WholeServer(_Server, Protocol):
-        """The server with its reading of messages (`mcp._McpServer.read`), as the HTTP
-        endpoint takes it."""
-
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
@@ -1739,9 +1160,118 @@ if TYPE_CHECKING:
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
+# ---- burgee: loaded on first use: start ----
+# -- module: burgee.runtime.start.boot
+def _pieces(code: str) -> dict[str, str]:
+    spans: list[tuple[str, int, int]] = []
+    at = 0
+    while True:
+        begin = code.find("\n" + SECTION_BEGIN, at)
+        if begin < 0:
+            break
+        start = begin + 1 + len(SECTION_BEGIN)
+        close = code.find(" ----\n", start)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
+        if close < 0 or end < 0:
+            break  # NOTE: a marker edited away: the rest runs at once, as plain code would
+        end = code.find("\n", end + 1)
+        end = len(code) if end < 0 else end
+        spans.append((name, begin + 1, end))
+        at = end
+    if not spans:
+        return {"": code}
+    owners = {name for name, _, _ in spans}
+    pieces: dict[str, list[str]] = {name: [] for name in ("", *owners)}
+    at = 0
+    for name, begin, end in [*spans, ("", len(code), len(code))]:
+        for segment, owner in ((code[at:begin], ""), (code[begin:end], name)):
+            blank = "\n" * segment.count("\n")
+            for piece, parts in pieces.items():
+                parts.append(segment if piece == owner else blank)
+        at = end
+    return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> "dict[str, str]":
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
+
+
+def _compiled(
+    path: str,
+    namespace: "dict[str, Any]",
+    directory: "str | None",
+    key: "tuple[str, str] | None",
+    entry: str,
+) -> "tuple[CodeType, dict[str, Any], dict[str, str]]":
+    import marshal
+
+    code, padding = _source(path, namespace)
+    pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    pieces.pop(_START, None)  # NOTE: defined already (`_missed`), and never by a stand-in
+    order = _order(code)
+    hot = _compile(pieces.pop(""), path)
+    if directory is None or key is None or not _may_write():
+        return hot, pieces, order
+    compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(
+    name: str, hot: "CodeType", sections: "dict[str, bytes]", order: "dict[str, str]"
+) -> bytes:
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _sealed(name: str, data: bytes) -> bytes:
+    body = name.encode() + b"\0" + data
+    return _digest(body) + body
+
+
+def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
+    temporary = f"{entry}.{os.getpid()}.tmp"
+    try:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
+        # NOTE: a new file of this user's alone (O_EXCL: never through what is there).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with open(os.open(temporary, flags, 0o600), "wb") as out:
+            out.write(data)
+        os.replace(temporary, entry)
+        kept = []
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if name.startswith(prefix + "-") and path != entry:
+                os.unlink(path)
+            elif name.endswith(".code") and path != entry:
+                kept.append((os.lstat(path).st_mtime_ns, path))
+        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
+            os.unlink(path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+# ---- burgee: end of start ----
+
+
 # -- module: burgee.runtime.core.errors
-#: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
-#: move their codes (`program(exit_codes=...)`): `_exit_code`, `_builtin_errors`. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
@@ -1772,31 +1302,23 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
 
 
 def _exit_code(kind: str, program: Program) -> int:
-    """The exit code of a built-in kind, with the code `program` moved it to, if it did."""
     return program.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
 
 
 def _builtin_errors(program: Program) -> dict[str, tuple[int, str]]:
-    """`BUILTIN_ERRORS` with `program`'s moved codes in place of burgee's."""
     return {kind: (_exit_code(kind, program), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
 
 
 def _exit_code_of(error: CommandError, program: Program) -> int:
-    """The code `program` exits with for `error`: its class's own, or its built-in kind's,
-    moved where the program moved it."""
     if isinstance(getattr(type(error), "exit_code", None), property):
         return _exit_code(error.kind if error.kind in BUILTIN_ERRORS else "internal", program)
     return error.exit_code
 
 
-#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
 
 
 class CommandError(Exception):
-    """A failure the tool declares: a kind, an exit code, a message, an optional hint,
-    optional details (data) and optional text for people."""
-
     # NOTE: raised as it is (`raise CommandError("...")`), it is an `internal` error with the
     # handler's message: a kind every table documents. A declared error names its own.
     kind = "internal"
@@ -1804,8 +1326,6 @@ class CommandError(Exception):
 
     @property
     def exit_code(self) -> int:
-        """The built-in kind's code, burgee's (a declared error's class sets its own; the code
-        a program moved it to is `_exit_code_of`'s, where the tool answers)."""
         return BUILTIN_ERRORS[self.kind if self.kind in BUILTIN_ERRORS else "internal"][0]
 
     def __init__(
@@ -1819,17 +1339,11 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
-        #: More about the failure, as data (`error.details` of the envelope).
         self.details = details
-        #: What a person reads on stderr instead of `PROG: error: MESSAGE`, the hint and the
-        #: envelope line (without --json only; JSON callers get the envelope as always).
         self.text = text
 
 
 class Outcome(Exception):
-    """A declared outcome: the command ends with a data state (like diff's or grep's 1), not a
-    failure. Raised with the command's result, which is still its answer."""
-
     name = "outcome"
     exit_code = 1
 
@@ -1839,16 +1353,10 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
-    handler (`raise UsageError("give --width or --height")`)."""
-
     kind = "usage"
 
 
 class _ShowHelp(UsageError):
-    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
-    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
-
     def __init__(self, command: str, name: str) -> None:
         super().__init__(
             f"{command or name}: not enough to go on, so the command showed its help",
@@ -1858,14 +1366,10 @@ class _ShowHelp(UsageError):
 
 
 class _AfterRun(CommandError):
-    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
-
     kind = "failed_after_run"
 
 
 class _Internal(CommandError):
-    """A failure the tool did not declare: a bug in a handler, or a result of the wrong type."""
-
     kind = "internal"
 
 
@@ -1874,9 +1378,6 @@ class _TimedOut(CommandError):
 
 
 class _Exited(CommandError):
-    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
-    data (`execute._execute`), else this error at `code`."""
-
     kind = "exit"
     exit_code = 1
 
@@ -1886,8 +1387,6 @@ class _Exited(CommandError):
 
 
 class _Aborted(CommandError):
-    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
-
     kind = "aborted"
     exit_code = 1
 
@@ -1908,8 +1407,6 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def _on_sigterm() -> None:
-    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
-    then a `terminated` error (exit 143)."""
     # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
@@ -1919,13 +1416,10 @@ def _on_sigterm() -> None:
         pass  # not the main thread (an embedding program): leave its signals alone
 
 
-#: The KeyboardInterrupt the last Ctrl-C raised in an MCP server (`_on_sigint`): any other one
-#: was raised by a handler, and is that call's error, not the server's end.
 _SIGINTS: list[BaseException] = []
 
 
 def _on_sigint() -> None:
-    """Ctrl-C raises KeyboardInterrupt as usual, and is recorded in `_SIGINTS`."""
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     def interrupt(number: int, frame: object) -> None:
@@ -1942,13 +1436,10 @@ def _on_sigint() -> None:
 
 
 def _from_ctrl_c(error: BaseException) -> bool:
-    """Whether Ctrl-C raised `error`, rather than a handler."""
     return any(error is seen for seen in _SIGINTS)
 
 
 class _ActionRequired(CommandError):
-    """The command stopped because the caller must decide or do something first."""
-
     kind = "action_required"
 
     def __init__(
@@ -1984,18 +1475,13 @@ class _ActionRequired(CommandError):
         super().__init__(message, hint=hint or None)
 
 
-#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
-#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
 _FOLDER: list[str] = []
 
 
-#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
-#: to, in words (`context._written` fills it, `_needs` says it).
 _PLACED: dict[str, str] = {}
 
 
 def _here() -> None:
-    """Remember the folder the run reads relative paths from (before a handler moves)."""
     import os
 
     try:
@@ -2005,8 +1491,6 @@ def _here() -> None:
 
 
 def _needs(line: str, environ: Sequence[str]) -> str:
-    """What a line needs besides its words, in words: the variables it holds in a secret's
-    place, and the env vars the call's values came from (the line gives neither)."""
     said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
     if environ:
         names = ", ".join(dict.fromkeys(environ))
@@ -2015,11 +1499,6 @@ def _needs(line: str, environ: Sequence[str]) -> str:
 
 
 def _invoked_as() -> list[str]:
-    """The words that run this tool again, as it runs now, from any folder: its name when an
-    installed script of that name on PATH ran, else the interpreter and the absolute path
-    (`python -m pkg.tool` stays so when the module is found without the current folder); none
-    when another program imported the tool (a test, an embedding). Only a printed command line
-    asks (`shutil` costs an import)."""
     import os
     import shutil
     import sys
@@ -2063,8 +1542,6 @@ def _invoked_as() -> list[str]:
 
 
 def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
     import os
 
     path = os.path.normcase(os.path.abspath(executable))
@@ -2080,18 +1557,11 @@ def _uv_cached(executable: str) -> bool:
 
 # ---- burgee: loaded on first use: confirm ----
 class _Placed(str):
-    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
-    which the person sets to `what` (an `--answer` no question asked yet, whose value the
-    warning about it hides: `cli._warn_unused_answers`)."""
-
     variable = ""
     what = ""
 
 
 def _variable(name: str, program: Program, infix: str = "", command: str = "") -> str:
-    """The shell variable a line holds in the place of the secret `name`: its option's env var
-    when one has it (the line's `command`'s first: same-named options of two commands may read
-    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
     rows = program.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
@@ -2105,10 +1575,6 @@ def _variable(name: str, program: Program, infix: str = "", command: str = "") -
 
 
 def _written(words: Sequence[str], secrets: dict[str, str], program: Program) -> str:
-    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
-    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
-    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
-    the line's `when` says (`_PLACED`, `errors._needs`)."""
     import json
     import re
     import shlex
@@ -2130,8 +1596,6 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
         key=len,
         default="",
     )
-    #: Each secret value's variable: a name's first value its variable, its next ones (an
-    #: option of several, `--keys K1 K2`) `_2`, `_3`, ..., so the line gives each its own.
     held: dict[str, str] = {}
     parts = []
     for word in words:
@@ -2157,9 +1621,6 @@ def _written(words: Sequence[str], secrets: dict[str, str], program: Program) ->
 
 
 def _held(value: str, name: str, command: str, held: dict[str, str], program: Program) -> str:
-    """The variable a line holds the secret `value` of the option `name` in (`_written`): its
-    option's (`_variable`) for its first value, `_2`, `_3`, ... for the others, each said in
-    `_PLACED`."""
     variable = held.get(value)
     if variable is not None:
         return variable
@@ -2183,8 +1644,6 @@ def _held(value: str, name: str, command: str, held: dict[str, str], program: Pr
 def _unsecret(
     step: dict[str, str] | str, secrets: dict[str, str], program: Program
 ) -> dict[str, str] | str:
-    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
-    written as `_written` writes one; a line a shell cannot read is left to redaction."""
     line = step if isinstance(step, str) else step.get("command", "")
     if not any(len(value) >= 4 and value in line for value in secrets):
         return step
@@ -2201,10 +1660,6 @@ def _unsecret(
 
 
 def _command_line(words: str, name: str, here: bool = False) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's `name`) before them; `here`
-    (a line that runs a command, whose relative paths, config file and handler's folder are
-    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
     import shlex
 
     started = _invoked_as()
@@ -2215,20 +1670,14 @@ def _command_line(words: str, name: str, here: bool = False) -> str:
 
 
 def _run_hint(words: str, name: str) -> str:
-    """A hint to run the tool `name` with `words` (after its name), as `_command_line` spells
-    it."""
     return f"run {_cited(_command_line(words, name))}"
 
 
 def _cited(line: str) -> str:
-    """A command line set apart in a hint's text: in single quotes, or in backquotes when it
-    holds one itself (`--json '{}'`), so what an agent copies out is the line, whole."""
     return f"`{line}`" if "'" in line else f"'{line}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
-    """A command line with one more flag: at its end, or before its `--` (after which every
-    word is a value)."""
     if " -- " not in f" {line} ":
         return f"{line} {flag}"
     import shlex
@@ -2242,20 +1691,13 @@ def _with_flag(line: str, flag: str) -> str:
 
 
 class _MissingDependency(CommandError):
-    """A third-party package the command needs is not installed."""
-
     kind = "missing_dependency"
 
 
 class _Invalid(ValueError):
-    """A value that does not fit its parameter's type; the message says why."""
-
-    #: Whether the message names its places itself (a record's fields): no label added.
     placed = False
 
     def within(self, key: str, items: list[Any], convert: Any, flag: str | None) -> _Invalid:
-        """The problem of a list parameter `key` whose `items` `convert` refused: itself (a
-        record's problems are each told at its item: `records._Problems`)."""
         return self
 
 
@@ -2264,13 +1706,10 @@ class _Explained(Exception):
 
 
 def _success(data: Any) -> dict[str, Any]:
-    """The `{ok: true, data}` envelope of an answer, the same on the CLI and over MCP (`meta`,
-    `outcome` and the like are added by whoever knows them)."""
     return {"ok": True, "data": data}
 
 
 def _failure(error: CommandError) -> dict[str, Any]:
-    """The `{ok: false, ...}` envelope of `error`, the same on the CLI and over MCP."""
     body: dict[str, Any] = {"kind": error.kind, "message": error.message}
     if error.hint:
         body["hint"] = error.hint
@@ -2290,17 +1729,10 @@ def _failure(error: CommandError) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.context
-#: Every secret value this process has seen (value -> name): an option given `secret=True`
-#: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
-#: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
 _SECRETS: dict[str, str] = {}
 
 
 def _secret(text: str, name: str) -> None:
-    """Keep `text` a secret (`_SECRETS`), in capitals and in small letters too (`str.upper()`
-    of it shows as much), and every number its digits become when a handler converts it:
-    `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and `int()` or
-    `round()` of that 7314159; each is redacted as the text is."""
     _SECRETS[text] = name
     _SECRETS.setdefault(text.upper(), name)
     _SECRETS.setdefault(text.lower(), name)
@@ -2322,7 +1754,6 @@ def _secret(text: str, name: str) -> None:
         _SECRETS.setdefault(form, name)
 
 
-#: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
     ("CURSOR_AGENT", "cursor"),
@@ -2332,77 +1763,50 @@ _AGENTS = (
 
 
 def _switched_on(variable: str) -> bool:
-    """An environment variable set to anything but empty or false-like (`0`, `false`, `no`,
-    `off`): how the tool reads every switch it takes from the environment."""
     return os.environ.get(variable, "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
 def _agent() -> str | None:
-    """The coding agent named by the environment, if any (`AI_AGENT` names itself)."""
     if _switched_on("AI_AGENT"):
         return os.environ["AI_AGENT"].strip()
     return next((agent for variable, agent in _AGENTS if _switched_on(variable)), None)
 
 
 def _interactive() -> bool:
-    """A person can answer: a terminal on stdin, no CI and no agent, or FORCE_TTY=1."""
     if _switched_on("FORCE_TTY"):
         return True
     return sys.stdin.isatty() and not _switched_on("CI") and _agent() is None
 
 
-#: The MCP (syslog) log levels of `ctx.log`, least to most severe.
 _LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 class Context:
-    """What a handler may ask of the running tool. It is injected, never parsed."""
-
-    #: Where progress goes instead of the terminal (set by the MCP server for each call).
     _report: Callable[[float, float | None, str | None], None] | None = None
-    #: Where `log` messages go instead of stderr (set by the MCP server for each call).
     _log: Callable[[str, str, dict[str, object]], None] | None = None
-    #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
-    #: A person may be asked at the terminal (the command line, without JSON input; the
-    #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
-    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
     _yes = False
-    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
-    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
-    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
     _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool, program: Program) -> None:
-        #: The program the call is of: what the runtime reads of it goes through here.
         self._program = program
-        #: Its name (a handler's `ctx.program`).
         self.program: str = program.name
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
-        #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
-        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
-        #: The names of the questions the call asked (`_given`): an answer given ahead to none
-        #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
-        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
-        #: call again says so, as it cannot hold them.
         self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
-        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
         self._asked.add(name)
         return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
-        """Set when the caller gives up on this command; long handlers should check it."""
         event: threading.Event | None = self.__dict__.get("_cancelled")
         if event is None:
             # NOTE: the MCP reader or the --timeout timer may ask at the same moment as the
@@ -2411,7 +1815,6 @@ class Context:
         return event
 
     def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
-        """Report progress: a status line on a terminal's stderr, and nothing elsewhere."""
         if self._report is not None:
             self._report(done, total, message)
             return
@@ -2423,8 +1826,6 @@ class Context:
         status.show(f"{self.command}: {amount} {message or ''}".rstrip())
 
     def log(self, level: str, message: str, **data: object) -> None:
-        """Log `message` (and `data`): to an MCP client that asked for the level, else to
-        stderr (warning and above, or every level with `--debug`)."""
         if level not in _LOG_LEVELS:
             raise ValueError(f"log level {level!r} is not one of {', '.join(_LOG_LEVELS)}")
         if self._log is not None:
@@ -2437,17 +1838,13 @@ class Context:
 
     @property
     def interactive(self) -> bool:
-        """True only when a person can answer: a terminal on stdin, no CI, no agent."""
         return _interactive()
 
     @property
     def agent(self) -> str | None:
-        """The coding agent running this tool, when the environment names one."""
         return _agent()
 
     def secret(self, value: str | float, name: str = "secret") -> None:
-        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
-        number is kept as its text (a number that shows it is written as that text redacted)."""
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
@@ -2456,22 +1853,14 @@ class Context:
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
-        `{"command": "x --yes", "when": "..."}`."""
         program = self._program
         steps = [_unsecret(step, _SECRETS, program) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, program.name, self._environ)
 
     def show_help(self) -> NoReturn:
-        """Stop, and show the command's help instead of an answer: on the command line, as
-        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
         raise _ShowHelp(self.command, self._program.name)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
-        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
-        with `--answer NAME=yes`; where nobody can answer, the call stops with
-        `action_required`, whose `next` answers it. `name` (default: from the question) is the
-        NAME of `--answer`."""
         answer = _answer(self, name, question, default, False, None, True)
         return answer is True
 
@@ -2484,40 +1873,23 @@ class Context:
         choices: Sequence[str] | None = None,
         name: str | None = None,
     ) -> str:
-        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
-        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
-        `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
     def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
-        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
-        the handlers file (each field's type, default and help; a Literal or an Enum of strings
-        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
-        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
-        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
-        fields whose titles an MCP client gets as `enumNames`, for clients that read no
-        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
 
-    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
     obj: Any = None
 
     def exit(self, code: int = 0) -> NoReturn:
-        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
-        else the error `exit` at `code`."""
         raise _Exited(code)
 
     def fail(self, message: str) -> NoReturn:
-        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
         raise UsageError(message)
 
     def abort(self) -> NoReturn:
-        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
         raise _Aborted("Aborted!")
 
     def invoke(self, callback: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
-        """Run another command's function from this one (Click's `ctx.invoke`): with the
-        values given, its own defaults for the rest, and this context where it takes one."""
         for name, kind in getattr(callback, "__annotations__", {}).items():
             named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
             if named.rpartition(".")[2] == "Context" and name not in kwargs:
@@ -2525,21 +1897,17 @@ class Context:
         return callback(*args, **kwargs)
 
     def ensure_object(self, kind: type[_F]) -> _F:
-        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
         if not isinstance(self.obj, kind):
             self.obj = kind()
         return self.obj
 
     def find_object(self, kind: type[_F]) -> _F | None:
-        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
         return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
-        """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
 
     def close(self) -> None:
-        """Run the on_exit callbacks, newest first, each exactly once."""
         while self._callbacks:
             callback = self._callbacks.pop()
             try:
@@ -2551,7 +1919,6 @@ class Context:
 
 # ---- burgee: loaded on first use: timeout ----
 def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
-    """A `threading.Event` that also calls `hooks` when it is set."""
     import threading
 
     class Cancel(threading.Event):
@@ -2566,13 +1933,10 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 # ---- burgee: end of timeout ----
 
 
-#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
-#: given ahead (`--answer`).
 _UNANSWERED: Any = object()
 
 
 def _answer_name(question: str) -> str:
-    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
     return "-".join(words[:4]) or "answer"
 
@@ -2581,7 +1945,6 @@ def _answer_name(question: str) -> str:
 def _question_field(
     name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
 ) -> _FieldRow:
-    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
     return _row_of(
         _FieldRow,
         name=name,
@@ -2605,8 +1968,6 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
-    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
     try:
         return _answering(context, name, question, default, secret, choices, boolean)
     except UsageError as error:
@@ -2657,10 +2018,6 @@ def _answering(
 
 # ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
-    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
-    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
-    fit is `_AfterRun`, as `_answer`'s."""
     try:
         return _forming(context, message, form, legacy)
     except UsageError as error:
@@ -2704,8 +2061,6 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
 def _answer_steps(
     context: Context, fields: Sequence[_FieldRow], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of questions nobody could answer: the call again with each answer
-    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
     if len(fields) > 1:
@@ -2741,9 +2096,6 @@ def _asked(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
-    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
-    answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
     answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
@@ -2757,12 +2109,6 @@ def _ask_fields(
     secret: bool = False,
     legacy: Sequence[str] = (),
 ) -> Any:
-    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
-    of every field, `key` naming it; never a secret), else of a person at the terminal, each
-    field in turn. The answers by field name (None: the default, an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
-    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry.name: _field_schema(entry, entry.name in legacy) for entry in fields}
         required = [entry.name for entry in fields if entry.required]
@@ -2813,8 +2159,6 @@ def _ask_fields(
 
 
 def _from_person(entry: _FieldRow, secret: bool) -> object:
-    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
-    default, when there is one); `_UNANSWERED` at the end of input."""
     question, description, kind = entry.title, entry.description, entry.kind
     several, choices, default = entry.several, entry.choices, entry.default
     boolean = kind == "boolean"
@@ -2844,7 +2188,6 @@ def _from_person(entry: _FieldRow, secret: bool) -> object:
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
-    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
     shown = "" if default is None else f" [{_jsonable_text(default)}]"
     text = f"{question}{shown}{end}"
     if secret:
@@ -2868,9 +2211,6 @@ def _rerun_line(
     flags: list[str],
     config: str | None = None,
 ) -> str:
-    """The command line of a call of `program` again (its words as given, or its JSON input) with
-    `flags` (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
-    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
@@ -2886,9 +2226,6 @@ def _answer_flags(
     more: dict[str, str],
     asked: set[str] | None = None,
 ) -> list[str]:
-    """`--answer` flags of a call of `program` that give `answers` and `more` (in place of
-    earlier ones); an answer to no question `asked` yet keeps its place, not its value
-    (`_Placed`)."""
     flags: list[str] = []
     for key, text in {**answers, **more}.items():
         if key in more or (asked is not None and key in asked):
@@ -2910,13 +2247,10 @@ def _jsonable_text(value: object) -> str:
     return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
-#: The default of an injected Context parameter; the tool always passes a real one.
 INJECTED: Any = None
 
 
 class _Command:
-    """One command: its help, how to build its parser, how to run it, and its result's shape."""
-
     __slots__ = (
         "build",
         "confirm",
@@ -2961,39 +2295,22 @@ class _Command:
         secret: bool = False,
     ) -> None:
         self.summary = summary
-        #: The docstring's text (None: just the summary, as most commands have).
         self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build
         self.run = run
-        #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
-        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
-        #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
-        #: `@command(sanitize=False)`: a trusted command whose text is not neutralised.
         self.sanitize = sanitize
-        #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
-        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
-        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
-        #: `ask`, `form`; the text "" when made as it runs), for its help.
         self.questions = questions
-        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
         self.yes = yes or confirm is not None
-        #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
-        #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
         self.deprecated_flags = deprecated_flags
-        #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
-        #: Whether an input is `secret=True`: a word of its command line that is no known
-        #: option's value may be the secret typed without its flag, so no message shows it.
         self.secret = secret
 
 
@@ -3002,11 +2319,6 @@ class _Command:
 
 # -- module: burgee.runtime.program
 class Program:
-    """Every per-program fact: made once, by keyword, then read only (setting one raises).
-
-    A slotted class written out, not a dataclass: making the class costs next to nothing at
-    start-up (a dataclass runs `exec` for its `__init__`)."""
-
     __slots__ = (
         "aliases",
         "commands",
@@ -3045,90 +2357,40 @@ class Program:
         "version_short",
     )
 
-    #: The program's name, as its command line and messages spell it.
     name: str
     version: str
-    #: The distribution whose installed version `--version` prefers ("": `version` is it).
     distribution: str
-    #: `program(version_short="-V")`: the short spelling of `--version` ("" for none).
     version_short: str
     description: str
-    #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
     requires_python: str
-    #: The environment variable that turns on tracebacks (`TOOL_DEBUG=1`).
     debug_env: str
-    #: Each group's help text, by group path ("" is the program).
     group_help: dict[str, str]
-    #: Every command: path -> its row, made into a `_Command` on first use (`table._command`).
     commands: dict[str, tuple[Any, ...]]
-    #: Each group's visible children (name, summary), for help and for finding commands in argv.
     groups: dict[str, tuple[tuple[str, str], ...]]
-    #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
-    #: `program(default=...)`'s.
     root: str
-    #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
-    #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
-    #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
-    #: `program(exit_codes={...})`: the built-in kinds the program moved, kind -> exit code.
     exit_codes: dict[str, int]
-    #: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-    #: description).
     outcomes: dict[str, tuple[int, str]]
-    #: `Option(..., shadows=True)`: command path (or alias path) -> the tool-wide flag spellings
-    #: its own options take over on that command.
     shadows: dict[str, tuple[str, ...]]
-    #: `options=` of the program ("") and its groups: group path -> the spellings of the options
-    #: its commands share, which may come before the command too -> how many words each takes.
     shared: dict[str, dict[str, int]]
-    #: Each record's result shape: name -> (field shapes, required field names).
     records: dict[str, tuple[dict[str, Any], tuple[str, ...]]]
-    #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
     max_output: int | None
-    #: Whether the tool reads a config file (`program(config=True)`).
     config: bool
-    #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
-    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
-    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
-    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
     mcp_lists: dict[str, str]
-    #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
-    #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
     prompts: dict[str, Any]
-    #: Each `@resource`: URI or URI template -> (MIME type, its entry).
     resources: dict[str, tuple[str | None, Any]]
-    #: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
     mcp_extra: dict[str, Any]
-    #: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
-    #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
-    #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
-    #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
-    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
-    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
-    #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
-    #: A program whose handlers use click or typer: how each command's handler is called
-    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
     frameworks: Callable[..., object] | None
-    #: The handlers' imports that only their functions use, run once before the first command
-    #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
-    #: The `complete=` functions that need none of `import_handlers`' imports (by name).
     free_completers: frozenset[str]
-    #: Each input of a command with `complete=`: path -> (name, flags, mode, convert, fn, arity);
-    #: None in a tool that has no such input.
     completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
-    #: The values `complete=` functions offer for the last of the words, in this program
-    #: (`complete._candidates` in a tool that has such options; none in one that has not).
     complete_values: Callable[[list[str], Program], list[str]]
 
     def __init__(
@@ -3186,8 +2448,6 @@ class Program:
 
 # -- module: burgee.runtime.rows
 def _row(cls: type[_Row]) -> type[_Row]:
-    """Give a row class a property for each of its fields (its annotations, in order); a field
-    named in `_nested` holds rows of that class, each made one when the field is read."""
     nested = dict(cls.__dict__.get("_nested", ()))
     optional = dict(cls.__dict__.get("_optional", ()))
     # NOTE: no loop variable a handlers file may import (`field`): the tool is one module.
@@ -3201,7 +2461,6 @@ def _row(cls: type[_Row]) -> type[_Row]:
 
 
 def _optional_reader(index: int, default: object) -> Callable[[tuple[Any, ...]], Any]:
-    """A field a row may leave out at its end (`_optional`): its default then."""
 
     def read(row: tuple[Any, ...]) -> Any:
         return row[index] if len(row) > index else default
@@ -3224,13 +2483,10 @@ def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]],
 
 
 def _row_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a row class, in the order a row holds them."""
     return tuple(cls.__annotations__)
 
 
 def _row_of(cls: type[_Row], **values: Any) -> _Row:
-    """A row made by the names of its fields (how `burgee gen` makes one, as code or as
-    values): every one given, but the optional ones at its end (`_optional`) it leaves out."""
     fields = _row_fields(cls)
     optional = dict(cls.__dict__.get("_optional", ()))
     given = [field in values for field in fields]
@@ -3242,78 +2498,53 @@ def _row_of(cls: type[_Row], **values: Any) -> _Row:
 
 @_row
 class _InputRow(tuple):  # type: ignore[type-arg]
-    """One input of a command (`table.py`): all constants, so Python loads a command's inputs as
-    one."""
-
     __slots__ = ()
 
     name: str
-    #: `()` for an argument (its name is the one argparse gets).
     flags: tuple[str, ...]
-    #: What converts its values, by name (`table._converter`).
     converter: Any
-    #: `...` when the input is required; with the option `fresh`, the function that makes it.
     default: Any
-    #: `(keyword, value)` pairs: `add_argument`'s own and the reader's (`table.py`).
     options: tuple[tuple[str, Any], ...]
 
 
 @_row
 class _CommandRow(tuple):  # type: ignore[type-arg]
-    """One command of `COMMANDS` (and of `PROMPTS` and `RESOURCES`), made into a `_Command`
-    the first time a run asks for it (`table._from_row`)."""
-
     __slots__ = ()
     _nested = (("inputs", _InputRow),)
 
     handler: Callable[..., Any]
     summary: str
-    #: The result's shape (`output._conform`).
     returns: Any
     inputs: tuple[_InputRow, ...]
-    #: `(keyword, value)` pairs: `_Command`'s keywords, and how to call the handler.
     details: tuple[tuple[str, Any], ...]
 
 
 @_row
 class _RecordRow(tuple):  # type: ignore[type-arg]
-    """A record's result shape, in `RECORDS` (`output._conform`, `truncate.py`)."""
-
     __slots__ = ()
 
-    #: Each field's key -> its shape.
     fields: dict[str, Any]
-    #: The keys of the fields every value has.
     required: tuple[str, ...]
 
 
 @_row
 class _ResourceRow(tuple):  # type: ignore[type-arg]
-    """A resource of `RESOURCES`, by its URI or URI template."""
-
     __slots__ = ()
 
     mime: str | None
-    #: The `_Command` its reads run (`surfaces.py`).
     command: Any
 
 
 @_row
 class _ToolRow(tuple):  # type: ignore[type-arg]
-    """An MCP tool of `_MCP_NAMES`, by the tool's name (`mcp_call.py`)."""
-
     __slots__ = ()
 
-    #: The path of the command it runs.
     command: str
-    #: Whether `structuredContent` wraps the data as `{"result": ...}`.
     wrapped: bool
 
 
 @_row
 class _ExtraCommandRow(tuple):  # type: ignore[type-arg]
-    """A built-in command a program adds (`prompt`, `resource`), in `_EXTRA_COMMANDS`."""
-
     __slots__ = ()
 
     help: str
@@ -3322,87 +2553,56 @@ class _ExtraCommandRow(tuple):  # type: ignore[type-arg]
 
 @_row
 class _MediaRow(tuple):  # type: ignore[type-arg]
-    """`_MEDIA` of a program whose commands return images or audio (`media.py`); `()` in any
-    other, which nothing reads."""
-
     __slots__ = ()
 
-    #: How text mode writes an answer's media (`_write_media`).
     write: Callable[..., Any]
-    #: How an MCP answer carries them (`_media_text`).
     text: Callable[..., Any]
-    #: Text mode's refusal before a call whose bytes could go nowhere (`_bytes_for_terminal`).
     for_terminal: Callable[..., Any]
-    #: The check of one answer's total (`_media_total`).
     total: Callable[..., Any]
 
 
 @_row
 class _FieldRow(tuple):  # type: ignore[type-arg]
-    """A field a person or an MCP client is asked for: one of a form (`ctx.form`: the `forms`
-    document's row, with the default the class has added at run time, `fields._form_fields`),
-    or a question's one (`ctx.ask`, `ctx.confirm`, `prompt=`: `context._question_field`)."""
-
     __slots__ = ()
 
     name: str
-    #: The question asked (a form field's: its name).
     title: str
     description: str
-    #: Its JSON Schema type: `boolean`, `string`, `integer` or `number`.
     kind: str
-    #: It takes several of its choices.
     several: bool
     choices: Sequence[str]
-    #: A title for each choice (an enum member's, as words), or none.
     titles: Sequence[str]
     required: bool
-    #: None: it has none.
     default: Any
 
 
 @_row
 class _CompletionOption(tuple):  # type: ignore[type-arg]
-    """An option of the completion table (a JSON list), as `shells._completion_nodes` reads
-    it."""
-
     __slots__ = ()
 
     _optional = (("takes", 1),)
 
     spellings: list[str]
-    #: How its value completes (`_Values`; None: it takes none).
     values: str | list[str] | None
     help: str
-    #: How many words it takes (`nargs=N` or a tuple: N; "+": every word up to the next
-    #: flag); left out when one.
     takes: int | str
 
 
 @_row
 class _CompletionPositional(tuple):  # type: ignore[type-arg]
-    """A positional of the completion table (a JSON list)."""
-
     __slots__ = ()
 
-    #: How it completes (`_Values`).
     values: str | list[str] | None
-    #: It takes every word after it.
     variadic: bool
 
 
 @_row
 class _CompletionRow(tuple):  # type: ignore[type-arg]
-    """A command of the completion table (`_DATA`'s `completion`, JSON: a list), as
-    `shells._completion_nodes` reads it."""
-
     __slots__ = ()
     _nested = (("options", _CompletionOption), ("positionals", _CompletionPositional))
 
     path: str
-    #: The paths of its aliases.
     aliases: list[str]
-    #: 1 when it asks first (so `--yes` is offered), else 0.
     confirm: int
     options: tuple[_CompletionOption, ...]
     positionals: tuple[_CompletionPositional, ...]
@@ -3410,9 +2610,6 @@ class _CompletionRow(tuple):  # type: ignore[type-arg]
 
 @_row
 class _SharedRow(tuple):  # type: ignore[type-arg]
-    """The options a group's `options=` (the program's: "") shares, in the completion table:
-    they complete before the command too, as the command's at `command`."""
-
     __slots__ = ()
     _nested = (("options", _CompletionOption),)
 
@@ -3423,29 +2620,21 @@ class _SharedRow(tuple):  # type: ignore[type-arg]
 
 @_row
 class _McpSlotRow(tuple):  # type: ignore[type-arg]
-    """One argument of a prompt or resource template that has one that completes, as MCP's
-    `completion/complete` reads it (`PROGRAM.mcp_completions`, `surfaces._mcp_complete`)."""
-
     __slots__ = ()
 
     name: str
     convert: Callable[[str], Any]
-    #: Its `complete=` function, or None.
     complete: Callable[..., Any] | None
     arity: int
-    #: The values its type allows (an enum's, a Literal's), offered first.
     choices: tuple[str, ...]
 
 
 # -- module: burgee.runtime.core.flags
 def _either(names: tuple[str, ...]) -> str:
-    """`a`, `a or b`, `a, b or c`."""
     return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
 
 
 class Flag:
-    """One flag the tool itself answers, wherever it appears before `--`."""
-
     __slots__ = (
         "aliases",
         "bounds",
@@ -3486,43 +2675,23 @@ class Flag:
         aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
-        #: What other tools call it (`--format` for `--output`): never read as it, only
-        #: suggested for it when typed (`argv_parser._closest_flag`).
         self.aliases = aliases
-        #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
-        #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
-        #: An "integer" value's least and greatest; `unit` is what it counts (in messages).
         self.bounds = bounds
         self.unit = unit
-        #: Which of `FLAG_GROUPS` help lists it in (compactly: `help flags` explains each).
         self.group = group
-        #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
         self.kind = kind if metavar else "boolean"
         self.help = f"with {_either(goes_with)}: {help}" if goes_with else help
-        #: The flags (or a command: a word without `-`) it means something with only (`--jobs`
-        #: with `--batch`, `--field` with `schema`, `--schema` or `--llms`): alone, a usage error.
         self.goes_with = goes_with
-        #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
-        #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones, and those
-        #: given `confirm=`).
         self.scope = scope
         self.short = short
-        #: The values it accepts, when they are a fixed set.
         self.choices = choices
-        #: Only when the program reads a config file.
         self.config_only = config_only
-        #: A value that may be left out: "object" (the next word is its value when it opens a
-        #: JSON object or array, or is `-`), "word" (when it is `-` or no flag); "" when it
-        #: always has one.
         self.optional = optional
 
     def takes(self, word: str) -> bool:
-        """Whether `word`, right after this flag (without `=`), is its value."""
         if self.optional == "object":
             # NOTE: an array too, and after JSON's white space: it is meant as the input,
             # and refused as one (`_read_json_input`), never read as the command's next word.
@@ -3533,9 +2702,6 @@ class Flag:
         return self.metavar != ""
 
     def read(self, value: str) -> object:
-        """The flag's value: True for a switch, a whole number within `bounds` for an
-        "integer", a positive number for a "number", else the text (its `choices` are the
-        caller's to check); ValueError says what was wanted."""
         if not self.metavar:
             return True
         if self.kind == "integer":
@@ -3559,15 +2725,12 @@ class Flag:
         return value
 
 
-#: How many read-only calls of a `--batch` run at once unless `--jobs` says.
 BATCH_JOBS = 4
 
 
-#: The groups help lists the tool-wide flags in, in this order (each flag names its own).
 FLAG_GROUPS = ("output", "run", "describe", "agents", "MCP")
 
 
-#: The values of `--output` (`-o`); text unless asked.
 FORMATS = ("json", "text")
 
 
@@ -3746,14 +2909,10 @@ FLAGS: tuple[Flag, ...] = (
 )
 
 
-#: The help flags: argparse answers them, at every level.
 HELP_FLAGS = ("-h", "--help")
 
 
 def flags_at(root: bool, config: bool, confirm: bool) -> list[Flag]:
-    """The tool-wide flags that apply at one place, for its help and its completion: the tool
-    itself (`root`: its root-only flags too) or one of its commands and groups (`confirm`: a
-    command that asks first, so `--yes`); `--config` only where the program reads a config."""
     return [
         flag
         for flag in FLAGS
@@ -3764,14 +2923,11 @@ def flags_at(root: bool, config: bool, confirm: bool) -> list[Flag]:
 
 
 def grouped(flags: list[Flag]) -> list[tuple[str, list[Flag]]]:
-    """`flags` in their groups (`FLAG_GROUPS`), each group's in the order of `FLAGS`."""
     groups = [(group, [flag for flag in flags if flag.group == group]) for group in FLAG_GROUPS]
     return [(group, members) for group, members in groups if members]
 
 
 def _flag(name: str, config: bool = True) -> Flag | None:
-    """The tool-wide flag spelled `name` (long or short), if there is one; `--config` only
-    where the program reads a config file (`config`): elsewhere the spelling is free."""
     for flag in FLAGS:
         if flag.scope == "confirm" or (flag.config_only and not config):
             continue  # NOTE: a command's own flag, read once its command is known
@@ -3781,25 +2937,19 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
-#: flag).
 NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
-    """The spellings of the confirmation flag: a command that asks first may not take them."""
     flag = confirm_flag()
     return frozenset((flag.name, flag.short))
 
 
 # -- module: burgee.runtime.core.wording
 def _show(value: object) -> str:
-    """A value as a message shows it: its repr (but JSON's null, true and false: the tool
-    speaks JSON), cut to 60 characters."""
     if value is None or isinstance(value, bool):
         return "null" if value is None else "true" if value else "false"
     # NOTE: a TOML date or time as TOML writes it (`2026-01-01`), not as Python's repr.
@@ -3808,8 +2958,6 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-#: What a value of each JSON type is called in `_expected`'s words: the input schema's check
-#: says it, and so do the types whose values are of that JSON type.
 _JSON_EXPECTED = {
     "string": "a string",
     "integer": "an integer",
@@ -3821,15 +2969,10 @@ _JSON_EXPECTED = {
 }
 
 
-#: Why a problem with the command line of a command that takes a secret quotes no word of it
-#: but a flag's value (a word typed without its flag may be the secret).
 _SECRET_SAYS = "as the command takes a secret"
 
 
 def _unquoted(problem: str, words: list[Any]) -> str:
-    """A problem with a positional argument's `words`, of a command that takes a secret, with
-    each word as `_show` quotes it taken out (`expected an integer, got the word given (not
-    shown, ...)`); when a word is still in it, quoted otherwise, a problem that names none."""
     for word in words:
         problem = problem.replace(_show(word), "the word given")
     if any(str(word) in problem for word in words):
@@ -3838,36 +2981,26 @@ def _unquoted(problem: str, words: list[Any]) -> str:
 
 
 def _expected(wanted: str, value: object) -> str:
-    """What a value that is not what was wanted gets told, the one wording of every reader (a
-    flag, an env var, a config file, JSON input, the input schema's check): `expected an
-    integer, got 'abc'`."""
     return f"expected {wanted}, got {_show(value)}"
 
 
 def _one_of(choices: tuple[Any, ...] | list[Any]) -> str:
-    """`one of a, b, c`: what a `Literal` or an enum wants, as `_expected` says it."""
     return "one of " + ", ".join(map(_choice_text, choices))
 
 
 def _choice_text(choice: object) -> str:
-    """A choice (of a `Literal` or an enum) as the command line spells it: `red`, `3`, `true`."""
     return str(choice).lower() if isinstance(choice, bool) else str(choice)
 
 
 def _number(value: float) -> str:
-    """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
-    (`:g` wrote `1e+06`, JSON `1000000`)."""
     return str(int(value)) if value == int(value) else repr(value)
 
 
 def _characters(count: int) -> str:
-    """A `min_length=`/`max_length=` as every message and help text writes it."""
     return f"{count} character{'' if count == 1 else 's'}"
 
 
 def _out_of_bounds(number: float, minimum: float | None, maximum: float | None) -> str | None:
-    """Why a number is outside its `min=`/`max=`, worded alike by the converters and the input
-    schema's check; None when it is inside."""
     if minimum is not None and number < minimum:
         return f"{number} is less than the minimum {_number(minimum)}"
     if maximum is not None and number > maximum:
@@ -3876,7 +3009,6 @@ def _out_of_bounds(number: float, minimum: float | None, maximum: float | None) 
 
 
 def _badly_sized(text: str, min_length: int | None, max_length: int | None) -> str | None:
-    """Why a string is shorter or longer than its `min_length=`/`max_length=`, or None."""
     if min_length is not None and len(text) < min_length:
         return f"{_show(text)} is shorter than {_characters(min_length)}"
     if max_length is not None and len(text) > max_length:
@@ -3885,14 +3017,12 @@ def _badly_sized(text: str, min_length: int | None, max_length: int | None) -> s
 
 
 def _mismatched(text: str, pattern: str) -> str | None:
-    """Why a string does not match its `pattern=`, or None."""
     import re
 
     return None if re.search(pattern, text) else f"{_show(text)} does not match {pattern}"
 
 
 def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | None:
-    """Why a list or a tuple has too few or too many items, or None."""
     if minimum is not None and count < minimum:
         return f"needs at least {minimum} item(s)"
     if maximum is not None and count > maximum:
@@ -3902,8 +3032,6 @@ def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | 
 
 # -- module: burgee.runtime.core.jsonread
 def _same(one: object, other: object) -> bool:
-    """JSON equality, for the input schema's `enum`/`const` and the converters of choices
-    alike: 1 equals 1.0, but true is not 1."""
     if isinstance(one, bool) or isinstance(other, bool):
         return type(one) is type(other) and one == other
     if isinstance(one, list) and isinstance(other, list):
@@ -3912,15 +3040,10 @@ def _same(one: object, other: object) -> bool:
 
 
 def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
     raise ValueError(f"{name} is not a JSON value")
 
 
 def _load_json(text: str | bytes) -> Any:
-    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
-    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line) and of its own
-    documents: ValueError for anything else, NaN and the infinities included, which Python's
-    json would read. Valid text is read by `_json_scanner`; json itself says what is wrong."""
     if isinstance(text, str):
         scan = _json_scanner()
         if scan is not None:
@@ -3933,17 +3056,10 @@ def _load_json(text: str | bytes) -> Any:
     return json.loads(text, parse_constant=_not_json, parse_float=_finite_float)
 
 
-#: `_json_scanner()`, made on first use.
-#: (and `_refused_member`'s: the scanner itself, after it).
 _SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
-    """A reader of JSON text with `_load_json`'s rules that never imports `json` (which imports
-    `re` and `enum`: more time than the rest of a `schema` or an MCP `tools/list`): `_json`'s
-    scanner, what json itself runs on, so the values are the same. ValueError ("not JSON",
-    without json's place: it lives in `json.decoder`) for anything else, too deep nesting
-    included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
         made: Callable[[str], Any] | None = _SCANNERS[0]
         return made
@@ -3954,9 +3070,6 @@ def _json_scanner() -> Callable[[str], Any] | None:
         return None
 
     class Rules:
-        """What `_json.make_scanner` reads: `json.loads` with `_load_json`'s rules (made here,
-        not at start-up: most runs read no JSON)."""
-
         strict = True
         object_hook = object_pairs_hook = None
         parse_int = int
@@ -3985,17 +3098,10 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
 
 class _Digits(str):
-    """A number as `_refused_member` reads it: its text."""
-
     __slots__ = ()
 
 
 def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
-    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
-    too many digits, nesting past the bound), not as text: its top-level object read member by
-    member, each value as it can be (a number as its text, `_Digits`): the value of the member
-    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
-    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
     if _json_scanner() is None:
         return None
     import _json
@@ -4055,8 +3161,6 @@ def _space(text: str, place: int) -> int:
 
 
 def _skip(text: str, place: int, lenient: Any) -> int:
-    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
-    brackets counted, its strings skipped whole."""
     import _json
 
     codec: Any = _json
@@ -4082,16 +3186,11 @@ def _skip(text: str, place: int, lenient: Any) -> int:
 
 
 class _Exact(float):
-    """A JSON number that its float may not write back as given (more digits than a float
-    holds, a trailing zero, an exponent): the float, with its `text` for a Decimal input."""
-
     __slots__ = ("text",)
     text: str
 
 
 def _finite_float(text: str) -> float:
-    """A JSON number with a fraction or an exponent; one too large for a float (`1e400`) would
-    read as an infinity, which JSON has not, and which no answer could give back."""
     value = float(text)
     if value - value != 0:
         raise ValueError(f"{text} is too large a number")
@@ -4107,45 +3206,27 @@ def _finite_float(text: str) -> float:
 
 # -- module: burgee.runtime.core.kinds
 def _plain_number(text: str) -> bool:
-    """ASCII, without `_` or spaces around it (Python reads `1_000`, ` 80` and other scripts'
-    digits; JSON does not)."""
     return text.isascii() and "_" not in text and text.strip() == text
 
 
 class _Type:
-    """One supported type. Subclasses fill in the class attributes and the two functions."""
-
-    #: The IR's name of this type (`TypeRef.kind`).
     name: ClassVar[str] = ""
-    #: The fully qualified annotations that mean this type.
     spellings: ClassVar[tuple[str, ...]] = ()
-    #: What a value of this type is, for messages ("an integer").
     expected: ClassVar[str] = "a value"
-    #: clispec's argument type.
     clispec: ClassVar[str] = "string"
-    #: How help shows an option's value, where the type says more than the option's name.
     metavar: ClassVar[str] = ""
-    #: The standard-library module the converter needs (imported as `_<module>`).
     module: ClassVar[str] = ""
-    #: The Python type of a type no annotation names alone (a count is an `int`).
     base: ClassVar[str] = ""
-    #: JSON Schema keywords beyond its Python type's (a count is never negative).
     schema: ClassVar[dict[str, Any]] = {}
-    #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
-    #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
-    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
-    #: a handler returns one (or a list of them, mixed with strings), never takes one.
     media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
-        """The value of this type that command-line text or JSON input stands for."""
         return value
 
     @staticmethod
     def check(value: object) -> bool:
-        """Whether normalised JSON data is a value of this type."""
         return True
 
 
@@ -4218,7 +3299,6 @@ class _Float(_Type):
         return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-#: The spellings of true and false on the command line and in config files.
 _BOOLEANS = {
     "1": True,
     "true": True,
@@ -4258,7 +3338,6 @@ class _Any(_Type):
     clispec = "json"
 
 
-#: The keys of each kind's JSON form: its content, and what describes it.
 _MEDIA_KEYS = {
     "image": ({"type", "mime_type", "size", "data"},),
     "audio": ({"type", "mime_type", "size", "data"},),
@@ -4282,66 +3361,38 @@ def _media_check(value: object, kind: object) -> bool:
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
-    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
 # -- module: burgee.runtime.execution.values
-#: A parameter with no value (and no default): distinct from every value, None included.
 _REQUIRED: Any = object()
 
 
-#: The places an option's value may come from when the call does not give it.
 _LAYERS = ("env", "config", "pyproject")
 
 
 class _Call:
-    """The raw input of one command call, converted parameter by parameter."""
-
-    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
-    #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
-    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
-    #: a page of `output` keeps within it.
     bound = 0
-    #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
-    #: The options whose env var and config file are not read: another of their group was
-    #: given (`_apart`).
     unread: frozenset[str] | set[str] = frozenset()
-    #: On the command line, the flag each option was first typed as, in the order typed
-    #: (`quickargs._typed`): what a message about a group names.
     typed: dict[str, str] | None = None
-    #: The command takes a secret (`_Command.secret`): a positional argument's word on the
-    #: command line may be the secret typed without its flag, and no problem quotes it.
     unshown = False
 
     def __init__(self, raw: dict[str, Any], source: str, context: Context, sources: Any) -> None:
         self.raw = raw
-        #: "flag" (the command line), "json" (`--json` input, an MCP call) or "uri" (the
-        #: placeholders of a resource's URI: text, read as flags are, named by their names).
         self.source = source
         self.context = context
         self.problems: list[str] = []
-        #: The `sources._Sources` of the call (typed Any: that module imports this one).
         self.sources = sources
-        #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
         self.provenance: dict[str, dict[str, Any]] = {}
         self.explaining = False
-        #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a command that asks first,
-        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
-        #: The value each parameter ended up with, from wherever it came (its default, an env
-        #: var, ...): what the question of `confirm` shows. Kept only when it asks.
         self.settled: dict[str, Any] = {}
-        #: The options whose value came from an env var or a config file, and from where.
         self.layered: dict[str, str] = {}
 
     def _settled(self, key: str, value: _T, secret: bool) -> _T:
-        """`value`, as the call's sources settle it (`sources._Sources.settle`)."""
         settled: _T = self.sources.settle(self, key, value, secret)
         return settled
 
@@ -4360,9 +3411,6 @@ class _Call:
         secret: bool = False,
         prompt: str | None = None,
     ) -> _T:
-        """The converted value of one parameter: from the call; for an option, else from its
-        env var, the config file or pyproject.toml; else (`prompt=`, at a terminal) what a
-        person answers; else its default."""
         # NOTE: the typed locals below stand where `cast` stood: an MCP server reads thousands
         # of values a second, and `cast` is a call at run time.
         fallback: _T = default
@@ -4424,8 +3472,6 @@ class _Call:
         prompt: str | None = None,
         paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default (`paths`: a list of paths,
-        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -4462,7 +3508,6 @@ class _Call:
         )
 
     def check(self) -> None:
-        """Raise one usage error that lists every problem found."""
         if self.explaining:
             raise _Explained
         if self.problems:
@@ -4472,14 +3517,10 @@ class _Call:
 
 
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
-    """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
 def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
-    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
-    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
-    it ahead."""
     made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
     lines = []
     for kind, text, names in questions:
@@ -4498,11 +3539,6 @@ def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> 
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
 ) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
-    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
-    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
@@ -4527,8 +3563,6 @@ def _confirmation(
 
 
 def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
 
     class Values(dict):  # type: ignore[type-arg]
         def __missing__(self, key: str) -> str:
@@ -4545,10 +3579,6 @@ def _question(question: str, settled: dict[str, Any]) -> str:
 
 
 def _keep_secret(value: object, name: str) -> None:
-    """Every text in a secret option's value (an item of a list or a tuple, a dict's value) is
-    a secret, as given, as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
-    without leading zeros, a path without `./`) and as `str()` writes it (a datetime with a
-    space for its `T`): any spelling of it is redacted."""
     if isinstance(value, (list, tuple)):
         for item in value:
             _keep_secret(item, name)
@@ -4564,8 +3594,6 @@ def _keep_secret(value: object, name: str) -> None:
 
 
 def _as_list(value: object, paths: bool = False) -> list[Any]:
-    """A list from a list, or from text (an env var's): a JSON array, or the items split as
-    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -4584,7 +3612,6 @@ def _as_list(value: object, paths: bool = False) -> list[Any]:
 def _within(
     convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
 ) -> Callable[[object], _T]:
-    """A converter that also checks a number's `min=`/`max=` bounds."""
 
     def check(value: object) -> _T:
         number: Any = convert(value)
@@ -4597,7 +3624,6 @@ def _within(
 
 
 def _choice(*choices: Any) -> Callable[[object], Any]:
-    """A converter that accepts one of `choices` (as itself, or as text on the command line)."""
 
     def convert(value: object) -> Any:
         for choice in choices:
@@ -4610,7 +3636,6 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
 
 
 def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
-    """A converter that also accepts null."""
 
     def convert_or_none(value: object) -> _T | None:
         return None if value is None else convert(value)
@@ -4620,7 +3645,6 @@ def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
 
 # ---- burgee: loaded on first use: confirm ----
 # -- module: burgee.runtime.core.fields
-#: How a person or `--answer` says yes or no.
 _YES_NO = {
     **dict.fromkeys(("y", "yes", "true", "1"), True),
     **dict.fromkeys(("n", "no", "false", "0"), False),
@@ -4628,8 +3652,6 @@ _YES_NO = {
 
 
 def _checked(given: object, entry: _FieldRow) -> object:
-    """An answer as its field wants it: yes or no; a whole number; a number; one of the
-    choices, or several (a list, or text separated by commas); text."""
     name, kind, several, choices = entry.name, entry.kind, entry.several, entry.choices
     if kind == "boolean":
         if type(given) is bool:
@@ -4657,7 +3679,6 @@ def _checked(given: object, entry: _FieldRow) -> object:
 
 
 def _answer_number(given: object, whole: bool) -> int | float | None:
-    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
     if isinstance(given, str):
         text = given.strip()
         digits = text[1:] if text[:1] in "+-" else text
@@ -4677,15 +3698,12 @@ def _answer_number(given: object, whole: bool) -> int | float | None:
 
 
 def _answer_text(value: object) -> str:
-    """A default as `--answer` gives it."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def _form_fields(form: type, program: Program) -> list[_FieldRow]:
-    """A form's fields as gen read them (`program`'s `forms` document), with the defaults the
-    class itself has (a dataclass's; an Enum member as its value)."""
     import json
 
     try:
@@ -4718,9 +3736,6 @@ def _form_fields(form: type, program: Program) -> list[_FieldRow]:
 
 
 def _field_schema(entry: _FieldRow, legacy: bool) -> dict[str, Any]:
-    """A field of an elicitation's requested schema: its type, title and description, its
-    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
-    for `legacy`; several: an array of them), its default."""
     title, description, kind = entry.title, entry.description, entry.kind
     several, choices, titles, default = entry.several, entry.choices, entry.titles, entry.default
     schema: dict[str, Any] = {"type": kind, "title": title}
@@ -4749,25 +3764,17 @@ def _field_schema(entry: _FieldRow, legacy: bool) -> dict[str, Any]:
 _MISSING: Any = object()
 
 
-#: What a command path returns when it has printed its answer itself (help, schema, ...).
 _PRINTED: Any = object()
 
 
-#: Types whose values are JSON as they are (exactly these: subclasses need normalising).
 _PLAIN = frozenset((str, int, bool, type(None)))
 
 
 def _finite(number: float) -> bool:
-    """False for NaN and the infinities (`math.isfinite`, without loading `math` at start-up)."""
     return number - number == 0
 
 
 def _jsonable(value: object) -> Any:
-    """Plain JSON data for a handler's result, the same for the same value every time.
-
-    Enum members become their values (also `str`/`int` mixins, `IntEnum`, `StrEnum`) at any
-    depth, dataclasses objects, dates, times, UUIDs, paths and Decimals their text.
-    """
     kind = type(value)
     if kind in _PLAIN:
         return value
@@ -4823,8 +3830,6 @@ def _jsonable(value: object) -> Any:
 
 
 def _unjsonable_at(value: object, path: str = "result") -> str:
-    """Where in `value` is what `_jsonable` refuses (`result.scores[2]`): walked only after
-    it refused, so the walk `_jsonable` makes costs nothing more."""
     fields = getattr(type(value), "__dataclass_fields__", None)
     if isinstance(value, dict):
         parts = [(f"{path}.{key}", item) for key, item in value.items()]
@@ -4843,13 +3848,6 @@ def _unjsonable_at(value: object, path: str = "result") -> str:
 
 
 def _conform(data: object, shape: Any, records: dict[str, Any], path: str = "result") -> str | None:
-    """What is wrong with normalised `data` for the declared type `shape` (its records' fields
-    in `records`, the program's), or None.
-
-    A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
-    shapes) for content (`Image | str`: a list's items).
-    """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
         return None if kind.check(data) else f"{path}: {_expected(kind.expected, data)}"
@@ -4906,17 +3904,12 @@ def _conform(data: object, shape: Any, records: dict[str, Any], path: str = "res
 
 
 def _dumps(value: object) -> str:
-    """One envelope as JSON text: the same bytes on stdout and in an MCP result
-    (`json.dumps(value, ensure_ascii=False)`, by an encoder made once)."""
     if not _ENCODERS:
         _ENCODERS.append(_envelope_encoder())
     return _ENCODERS[0](value)
 
 
 def _as_read(value: object, dumps: Callable[[object], str]) -> str:
-    """JSON input given back as JSON text by `dumps` (a call's `--json` in the line that runs
-    it again), each number as it was read (`jsonread._Exact`: json writes a float's repr, and a
-    Decimal input would lose digits)."""
     texts: list[str] = []
 
     def marked(item: object) -> object:
@@ -4936,8 +3929,6 @@ def _as_read(value: object, dumps: Callable[[object], str]) -> str:
 
 
 def _envelope_encoder() -> Callable[[object], str]:
-    """`json.dumps(value, ensure_ascii=False)`, from CPython's C encoder when there is one
-    (`JSONEncoder.encode` builds that encoder again on every call)."""
     try:
         import _json
     except ImportError:
@@ -4960,12 +3951,10 @@ def _envelope_encoder() -> Callable[[object], str]:
     return encode
 
 
-#: The JSON encoder of `_dumps`, made on first use (`import json` costs start-up time).
 _ENCODERS: list[Callable[[object], str]] = []
 
 
 def _text(data: object) -> str:
-    """Text for people: never valid JSON, so a reader can always tell the two apart."""
     if data is None:
         return ""
     if isinstance(data, str):
@@ -5035,8 +4024,6 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 
 def _width(text: str) -> int:
-    """How many columns a terminal gives `text`: two for a wide character (CJK, most emoji),
-    none for a combining one."""
     if text.isascii():
         return len(text)
     import unicodedata
@@ -5048,11 +4035,6 @@ def _width(text: str) -> int:
 
 
 def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
-    """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
-    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
-    No secret the process has seen is ever written: each becomes `<secret:NAME>`; JSON text
-    comes redacted as data (`sanitize._redact`, `redact=False`), which this would break (a
-    secret of digits in a number). The status line (`_Status`) is erased first."""
     status: _Status | None = getattr(stream, "status", None)
     if status is not None:
         status.clear()
@@ -5085,7 +4067,6 @@ def _write_all(descriptor: int, data: bytes) -> None:
 
 
 def _descriptor(stream: Any) -> int:
-    """The file descriptor `stream` writes to, or -1: a stream in memory (`invoke()`'s capture)."""
     try:
         return int(stream.fileno())
     except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
@@ -5093,10 +4074,6 @@ def _descriptor(stream: Any) -> int:
 
 
 class _Status:
-    """The one line `ctx.progress` keeps at the bottom of a terminal (on stderr): erased before
-    anything else is written there or on stdout, so no text lands on its line, and at the end
-    of the run, whatever ended it."""
-
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.shown = False
@@ -5114,9 +4091,6 @@ class _Status:
 
 
 class _Redacting:
-    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
-    secrets the process has seen (`<secret:NAME>`) on its way out, after the status line."""
-
     def __init__(self, stream: Any, status: _Status) -> None:
         self.stream = stream
         self.status = status
@@ -5136,10 +4110,6 @@ class _Redacting:
 
 
 class _Stdout:
-    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
-    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
-    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
-
     def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
         import _thread
 
@@ -5177,11 +4147,6 @@ class _Stdout:
 
 
 class _Quiet:
-    """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope.
-    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
-    answer instead (`printed()`, the envelope's `meta.printed`)."""
-
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
@@ -5204,7 +4169,6 @@ class _Quiet:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
     def printed(self) -> str:
-        """What the handler printed since `start(keep=True)`, taken (once)."""
         kept, self.kept = self.kept, None
         if self.keeper is not None:
             # NOTE: what is printed after (an on_exit callback's) goes to stderr.
@@ -5212,8 +4176,6 @@ class _Quiet:
         return "".join(kept or ())
 
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
-        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
         left = self.printed()
@@ -5228,10 +4190,6 @@ class _Quiet:
         sys.stdout, self.stdout = self.stdout, None
 
     def answer(self, text: str) -> None:
-        """Write `text` (already redacted) to the stdout `start` put aside, while it is aside:
-        file descriptor 1 as it was, when that is where it wrote (else stderr: there was no
-        descriptor 1); else the stream itself (`invoke()`'s capture, an embedding program's
-        file)."""
         stream = self.stdout.stream if isinstance(self.stdout, _Redacting) else self.stdout
         if _descriptor(stream) != 1:
             stream.write(text)
@@ -5242,15 +4200,10 @@ class _Quiet:
             _write_all(self.saved, text.encode("utf-8", "backslashreplace"))
 
 
-#: The one `_Quiet` of this process (the command line runs one call).
 _QUIET = _Quiet()
 
 
 def _stdin_apart() -> Any:
-    """The caller's stream (the MCP requests, the `--batch` calls) as a binary file of the
-    reader's own, and an empty standard input for everything else: file descriptor 0 becomes
-    the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
-    the end of input at once, never the stream's next line."""
     stream = sys.stdin
     if stream is None or _descriptor(stream) != 0:
         # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
@@ -5274,35 +4227,27 @@ def _stdin_apart() -> Any:
 
 # ---- burgee: loaded on first use: agent ----
 # -- module: burgee.runtime.answers.truncate
-#: Strings this short are never cut: every marker is longer than what it would save.
 _TRUNCATE_SHORT = 40
 
 
-#: Arrays and maps keep at least this many items (the first and the last).
 _TRUNCATE_FEWEST = 2
 
 
-#: A cap that cuts nothing.
 _TRUNCATE_NONE = 1 << 62
 
 
-#: How far (in characters) a cut point moves to reach a line boundary, at most.
 _TRUNCATE_NEAR = 1000
 
 
-#: Strings are cut down to this many characters (or limit // 16, if more) before any array
-#: loses items; below it, arrays go first.
 _TRUNCATE_TEXT_FLOOR = 256
 
 
 def _truncate_marker(omitted: int, ref: str | None) -> str:
-    """What stands in for the middle of a cut string."""
     where = f"full output: {ref}" if ref is not None else "the full output could not be saved"
     return f"[\u2026 {omitted:,} characters omitted \u2014 {where} \u2026]"
 
 
 def _truncate_scalar(value: object) -> int:
-    """The JSON length of a number, a boolean or null."""
     if value is None or value is True:
         return 4
     if value is False:
@@ -5317,18 +4262,11 @@ def _truncate_scalar(value: object) -> int:
 
 
 def _truncate_split(count: int) -> tuple[int, int]:
-    """How many of `count` kept items or characters come from the head and from the tail."""
     tail = count * 3 // 10
     return count - tail, tail
 
 
 class _Truncation:
-    """One truncation: the caps of the try under way (strings cut to `text_cap` characters,
-    arrays and maps to `item_cap` items), and the cuts of the result. The dicts that may lose
-    entries as arrays lose items (maps) are those whose ids are in `maps`, and those the data's
-    type `shape` (a command's return type, as `output._conform` reads it) says are maps,
-    `dict[str, X]`: a record may not (see `_truncate_form`)."""
-
     def __init__(
         self,
         ref: str | None,
@@ -5340,26 +4278,18 @@ class _Truncation:
 
         self.ref = ref
         self.maps = maps
-        #: The program's records, by name: the fields of a `("record", name)` shape.
         self.records = records or {}
         self.shape = shape if _truncate_has_map(shape, self.records) else None
-        #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.text_cap = self.item_cap = _TRUNCATE_NONE
-        #: 1 when the markers' length is left out of what is measured (the bound), else 0.
         self.free = 0
         self.cuts: list[dict[str, Any]] = []
 
     def fits(self, node: Any, limit: int, text_cap: int, item_cap: int) -> bool:
-        """Whether `node` at these caps is at most `limit` characters of JSON (less its
-        markers' when `free`)."""
         self.text_cap, self.item_cap = text_cap, item_cap
         return self.measure(node, limit, self.shape) <= limit
 
     def measure(self, node: Any, budget: int, shape: Any = None) -> int:
-        """`node`'s JSON length at the caps (less its markers' when `free`): exact when it is at
-        most `budget`, else some length over `budget`, found without measuring the rest. So a
-        try visits about `budget` characters' worth of the data, however long the data is."""
         kind = type(node)
         if kind is str:
             return self.measure_text(node, budget)
@@ -5416,15 +4346,12 @@ class _Truncation:
         )
 
     def is_map(self, node: dict[str, Any], shape: Any) -> bool:
-        """Whether `node` may lose entries as an array loses items."""
         form = _truncate_form(shape)
         return id(node) in self.maps or (form is not None and form[0] == "map")
 
     def measure_values(
         self, values: Iterable[Any], budget: int, shapes: Iterator[Any] | None = None
     ) -> int:
-        """The JSON length of `values` (their types: `shapes`, when one may hold a map), each
-        with the `, ` after it (after the last: the brackets), until it is over `budget`."""
         quote = self.quote
         reach = self.text_cap + _TRUNCATE_SHORT
         size = 0
@@ -5455,10 +4382,6 @@ class _Truncation:
         return size
 
     def cut(self, text: str, cap: int, path: str | None) -> tuple[str, int, int]:
-        """`text` cut in the middle to about `cap` characters, the cut points moved to line
-        boundaries when one is near; unchanged when the marker would not be shorter. Returns
-        the new text, its JSON length and its marker's. With `path` None it only measures (the
-        text is then `text`); otherwise it records the cut."""
         quote = self.quote
         length = len(text)
         if length <= cap + _TRUNCATE_SHORT:
@@ -5490,8 +4413,6 @@ class _Truncation:
         return kept_head + marker + kept_tail, size, marked
 
     def build(self, node: Any, path: str, shape: Any = None) -> Any:
-        """`node` (of the type `shape`) at the caps, its cuts recorded (paths under `path`); a
-        part with nothing cut is `node`'s own, not a copy."""
         kind = type(node)
         if kind is str:
             return self.cut(node, self.text_cap, path)[0]
@@ -5533,8 +4454,6 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
-    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
     held = "text" if "text" in node else "data"
@@ -5542,17 +4461,12 @@ def _truncate_media(node: dict[str, Any]) -> int:
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
-    """A return type (`output._conform`'s reading of it) as a container's: `("list", item)`,
-    `("map", value)` or `("record", name)`; None for any other (a kind, Any), and None for
-    None. `Optional[X]` is X's."""
     while isinstance(shape, tuple) and shape[0] == "null":
         shape = shape[1]
     return shape if isinstance(shape, tuple) else None
 
 
 def _truncate_inner(shape: Any, form: str, records: dict[str, Any]) -> Iterator[Any] | None:
-    """The types of the items of a list (`form` "list") or of the values of a map, when the
-    container is of the type `shape` and they may hold a map; else None."""
     found = _truncate_form(shape)
     if found is None or found[0] != form or not _truncate_has_map(found[1], records):
         return None
@@ -5564,8 +4478,6 @@ def _truncate_inner(shape: Any, form: str, records: dict[str, Any]) -> Iterator[
 def _truncate_fields(
     shape: Any, keys: Iterable[str], records: dict[str, Any]
 ) -> Iterator[Any] | None:
-    """The types of the values at `keys` of a dict of the type `shape` (a record's fields, a
-    map's values), when one may hold a map; else None."""
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
         return _truncate_inner(shape, "map", records)
@@ -5574,7 +4486,6 @@ def _truncate_fields(
 
 
 def _truncate_kept(node: dict[str, Any], head: int, tail: int) -> list[str]:
-    """The keys a cut map keeps: its first `head` and its last `tail`, in order."""
     from itertools import islice
 
     ending = list(islice(reversed(node), tail))
@@ -5583,8 +4494,6 @@ def _truncate_kept(node: dict[str, Any], head: int, tail: int) -> list[str]:
 
 
 def _truncate_most(fits: Callable[[int], bool], low: int, high: int | None) -> int:
-    """The largest cap from `low` (which fits) up to `high` (which does not; None: a cap large
-    enough does not) that `fits`: steps that double, then halve."""
     if high is None:
         step = max(low, 1)
         while fits(low + step):
@@ -5601,8 +4510,6 @@ def _truncate_most(fits: Callable[[int], bool], low: int, high: int | None) -> i
 
 
 def _truncate_caps(plan: _Truncation, data: Any, limit: int, floor: int) -> tuple[int, int]:
-    """The caps of the least cut of `data` that fits `limit`, given that the most does:
-    strings go down to `floor` characters first, then arrays to 2 items, then strings on."""
     none, fewest = _TRUNCATE_NONE, _TRUNCATE_FEWEST
     if plan.fits(data, limit, floor, none):
         return _truncate_most(lambda cap: plan.fits(data, limit, cap, none), floor, None), none
@@ -5612,13 +4519,11 @@ def _truncate_caps(plan: _Truncation, data: Any, limit: int, floor: int) -> tupl
 
 
 def _truncate_split_items(cap: int) -> tuple[int, int]:
-    """How many of `cap` kept items come from the head and from the tail (at least one each)."""
     tail = max(1, cap * 3 // 10)
     return cap - tail, tail
 
 
 def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> str:
-    """`$.data[3]`, `$.data.name`, or `$.data["odd key"]`."""
     if type(key) is int:
         return f"{path}[{key}]"
     text = str(key)
@@ -5628,7 +4533,6 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
 def _truncate_has_map(
     shape: Any, records: dict[str, Any], seen: frozenset[str] = frozenset()
 ) -> bool:
-    """Whether a return type holds a map anywhere (most hold none: their data is not walked)."""
     if not isinstance(shape, tuple):
         return False
     form, inner = shape[0], shape[1]
@@ -5643,7 +4547,6 @@ def _truncate_has_map(
 
 
 def _truncate_dicts(data: Any, found: set[int]) -> None:
-    """Add to `found` the ids of every dict in `data`."""
     kind = type(data)
     if kind is dict:
         found.add(id(data))
@@ -5661,48 +4564,6 @@ def _truncate(
     shape: Any = None,
     records: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
-    characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
-
-    The envelope's `meta.provenance` (the inputs, echoed) is shrunk the same way to a quarter of
-    `limit`, its cuts listed under `$.meta.provenance`. When both fit, `envelope` itself comes
-    back. Otherwise a new envelope: long strings keep a head (70%) and a tail (30%), cut where
-    a line ends if one is within a quarter of either piece (and 1,000 characters), with
-    `_truncate_marker` in between (followed by a newline when the tail starts a line); long
-    arrays keep their first (70%) and last items, at least one of each, with nothing put in
-    their place. With the command's return type `shape` (its records' fields in
-    `records`, the program's), a map (`dict[str, X]`, which the
-    schema lets have any keys) is cut as an array is: its first (70%) and last entries stay, in
-    order. Every other object (a record: a dataclass, a TypedDict, or data of no known type)
-    keeps every key, and numbers, booleans and nulls are never changed, so the data still
-    matches its schema. A string is cut only when the marker is shorter than what it replaces,
-    and strings of at most `_TRUNCATE_SHORT` characters never are. `meta.truncated` is
-    `{"ref": ref, "cuts": [{"path": "$.data[3].text", "omitted": N}, ...]}` (N in characters
-    for a string, in items for an array, in entries for a map; indexes are those of the
-    original data), added to the envelope's own meta; parts with nothing cut are shared with
-    `envelope`, not copied.
-
-    The bound: with M the total length of the markers in the result as they appear in its JSON
-    (each newline after a marker counts 2, as `\\n`), `len(json.dumps(result["data"],
-    ensure_ascii=False)) <= limit + M`. Where it can, it does better: the whole result within
-    `limit`, markers included. Where even the smallest result it makes is over the bound (a
-    record with 10,000 keys, a number longer than the limit, ...), that smallest one comes back:
-    every string at its shortest cut, every array at its first and last item (the same data as
-    for `limit=1`), still valid, with its cuts listed.
-
-    How: strings are capped at S characters and arrays (and maps) at A items; (S, A) goes from
-    "nothing cut" to (0, 2), first lowering S to max(256, limit // 16), then A, then S, and the
-    least cut that fits is found by steps that double, then halve. Each try measures the data
-    at its caps and stops as soon as it is over the limit: it visits about `limit` characters'
-    worth of the data, however long the data is (a list of 100,000 records cut to 40,000
-    characters: about 20 tries of 300 records each), and a map is known by the type of the
-    value that holds it as the try reaches it. Measured (CPU seconds, CPython 3.11, a busy
-    2-core machine; limit 100,000): a string of 200,000 lines (8.7 MB) 0.004; 1,000,000
-    integers 0.04; 1,000,000 strings of 100 characters 0.004; 1,000,000 records of three fields
-    0.04 (`json.dumps` alone: 0.66); objects nested 100 levels deep 0.002. Like `json.dumps`, it
-    walks nesting by recursion: data nested ~900 levels deep is refused by `json.dumps` first
-    (RecursionError).
-    """
     if limit <= 0:
         return envelope
     meta = envelope.get("meta")
@@ -5735,8 +4596,6 @@ def _truncate(
 
 
 def _over(envelope: dict[str, Any], limit: int) -> bool:
-    """Whether `_truncate` would cut `envelope`'s data, or its provenance (the inputs echoed);
-    measured only up to the limit, however long the data is."""
     if limit <= 0:
         return False
     meta = envelope.get("meta")
@@ -5757,8 +4616,6 @@ def _shrunk(
     shape: Any = None,
     records: dict[str, Any] | None = None,
 ) -> tuple[Any, list[dict[str, Any]]] | None:
-    """`data` (of the type `shape`) shrunk to `limit` characters of JSON (as `_truncate` does),
-    with its cuts (their paths under `path`); None when it fits as it is."""
     plan = _Truncation(ref, maps, shape, records)
     if plan.fits(data, limit, _TRUNCATE_NONE, _TRUNCATE_NONE):
         return None
@@ -5779,9 +4636,6 @@ def _shrunk(
 
 
 # -- module: burgee.runtime.answers.sanitize
-#: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
-#: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
-#: reasoning tags. NOTE: `<s>` is also HTML's strike-through tag; it reads the same neutralised.
 _SANITIZE_TOKENS = (
     "[INST]",
     "[/INST]",
@@ -5812,12 +4666,9 @@ _SANITIZE_TOKENS = (
 )
 
 
-#: Any special-token-shaped `<|name|>` (ChatML, Llama 3, GPT, harmony, Phi, FIM, ...), also
-#: DeepSeek's, between full-width bars (U+FF5C): letters, digits, `_` (and U+2581), 1 to 40.
 _SANITIZE_SPECIAL = "<[|\uff5c][A-Za-z0-9_\u2581]{1,40}[|\uff5c]>"
 
 
-#: The look-alikes that replace a token's ASCII brackets.
 _SANITIZE_LOOKALIKES = {
     ord("<"): "\u2039",
     ord(">"): "\u203a",
@@ -5827,20 +4678,14 @@ _SANITIZE_LOOKALIKES = {
 
 
 # ---- burgee: loaded on first use: agent ----
-#: The quarantine tags' name.
 _QUARANTINE_TAG = "untrusted_tool_output"
 
 
-#: A `<` (or a full-width or small look-alike) that starts a quarantine tag, opening or
-#: closing, in any case, with any whitespace and `_`/`-`/space between the words.
 _QUARANTINE_BRACKET = "[<\uff1c\ufe64](?=\\s*[/\uff0f]?\\s*untrusted[\\s_-]*tool[\\s_-]*output)"
 # ---- burgee: end of agent ----
 
 
 def _neutralise(text: str) -> str:
-    """`text` with every model control token neutralised (see the module's docstring); `text`
-    itself when it has none (without loading `re` unless it has a `<|` and a `|>`, or a listed
-    token)."""
     if "<" not in text and "[" not in text:
         return text
     special = ("<|" in text or "<\uff5c" in text) and ("|>" in text or "\uff5c>" in text)
@@ -5858,10 +4703,6 @@ def _neutralise(text: str) -> str:
 def _sanitize_walk(
     value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
 ) -> Any:
-    """`change` applied to every string in JSON data (dict keys too when `keys`; with
-    `numbers`, a number's JSON text too: it becomes a string when that changes); the same
-    object back when nothing changed, at any depth. Keys that become equal merge (the later
-    value wins)."""
     if isinstance(value, str):
         return change(value)
     if numbers and type(value) in (int, float):
@@ -5894,14 +4735,10 @@ def _sanitize_walk(
 
 
 def _sanitized(value: Any) -> Any:
-    """JSON data with control tokens neutralised in every string, dict keys included; the
-    same object when there was nothing to neutralise."""
     return _sanitize_walk(value, _neutralise, keys=True)
 
 
 def _redaction_order(secrets: dict[str, str]) -> list[tuple[str, str]]:
-    """(value, name) of the secrets worth redacting, longest value first. NOTE: values shorter
-    than 4 characters are never redacted: they occur in ordinary text far too often."""
     pairs = [(value, name) for value, name in secrets.items() if len(value) >= 4]
     return sorted(pairs, key=lambda pair: (-len(pair[0]), pair[0]))
 
@@ -5920,20 +4757,10 @@ def _redact_ordered(text: str, ordered: list[tuple[str, str]]) -> str:
 
 
 def _redact_text(text: str, secrets: dict[str, str]) -> str:
-    """Plain text (a stderr line, a traceback) with each secret value (mapped to its name in
-    `secrets`) replaced by `<secret:NAME>`; `text` itself when none occurs.
-
-    Values shorter than 4 characters are left alone. A name should not contain a secret's
-    value: the placeholder shows the name.
-    """
     return _redact_ordered(text, _redaction_order(secrets))
 
 
 def _redact(value: Any, secrets: dict[str, str]) -> Any:
-    """`_redact_text` over every string in JSON data, dict keys included, and over the JSON
-    text of every number: a number that shows a secret becomes that text, redacted (a string:
-    the data stays JSON, where redacting its serialised text would not); the same object when
-    no secret occurs. (true, false and null are left as they are.)"""
     ordered = _redaction_order(secrets)
     if not ordered:
         return value
@@ -5941,9 +4768,6 @@ def _redact(value: Any, secrets: dict[str, str]) -> Any:
 
 
 def _quarantine(text: str) -> str:
-    """`text` between `<untrusted_tool_output>` tags, on lines of their own. Inside, the `<` of
-    anything that could read as one of those tags (any case, whitespace, a full-width `<`)
-    becomes `&lt;`, so the text cannot close the quarantine early or open another."""
     if "<" in text or "\uff1c" in text or "\ufe64" in text:
         import re
 
@@ -5952,33 +4776,23 @@ def _quarantine(text: str) -> str:
 
 
 def _quarantined(value: Any) -> Any:
-    """JSON data with every string value quarantined (`_quarantine`), its shape and types kept:
-    dict keys are left as they are (they are the shape; `_sanitized` and `_redact` cover
-    them)."""
     return _sanitize_walk(value, _quarantine, keys=False)
 
 
 # -- module: burgee.runtime.answers.spill
-#: Spill files kept at most, and their age limit in seconds (7 days).
 _SPILL_KEEP = 200
 
 
 _SPILL_MAX_AGE = 7 * 24 * 3600
 
 
-#: Temporary files of an interrupted save are removed after an hour.
 _SPILL_STALE = 3600
 
 
-#: A reference: this many lowercase hexadecimal digits of the SHA-256 of the saved text.
 _SPILL_REF_DIGITS = 16
 
 
 def _spill_directories(name: str) -> list[tuple[str, str | None]]:
-    """Where the outputs of the tool `name` are saved, in order: `<user cache>/<name>/output`
-    (`boot._user_cache`), then the same under this user's temporary cache directory, the code
-    cache's fallback (a read-only home); each with the directory that must be this user's alone
-    first, if any."""
     base = _user_cache()
     found: list[tuple[str, str | None]] = []
     if base is not None:
@@ -5989,8 +4803,6 @@ def _spill_directories(name: str) -> list[tuple[str, str | None]]:
 
 
 def _spill_ref(data: bytes) -> str:
-    """The reference of a saved text: the start of its SHA-256, so a file changed on disk is
-    seen when it is read back."""
     import hashlib
 
     return hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
@@ -6005,24 +4817,12 @@ def _spill_is_ref(ref: object) -> bool:
 
 
 def _spill(text: str, name: str, directory: str | None = None) -> str | None:
-    """Save `text` (the full output, as written, of the tool `name`) and return its reference,
-    or None if it could not be saved; never raises.
-
-    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories(name)`
-    where it can be saved, made with mode 0o700), where ref is the first 16 hex digits of the
-    SHA-256 of the text: saving the same text again writes nothing and keeps the same
-    reference. Written to a temporary file and renamed into place, so a reader never sees half
-    a file. After a save, files beyond the newest `_SPILL_KEEP`, or older than 7 days, are
-    removed.
-    """
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
     return _spill_ref(data) if _spill_save(data, ".txt", name, directory) else None
 
 
 def _spill_save(data: bytes, suffix: str, name: str, directory: str | None = None) -> str | None:
-    """Save `data` as `<ref><suffix>` where `_spill` saves (its text; or bytes with nowhere
-    else to go, `media._write_media`), pruned with the rest; its path, or None."""
     ref = _spill_ref(data)
     places = [(directory, None)] if directory is not None else _spill_directories(name)
     for folder, private in places:
@@ -6036,7 +4836,6 @@ def _spill_save(data: bytes, suffix: str, name: str, directory: str | None = Non
 
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
-    """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
@@ -6048,10 +4847,6 @@ def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
 
 
 def _write_anew(folder: str, target: str, data: bytes) -> None:
-    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
-    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
-    into a file another user planted there (nor seen half written); OSError when it cannot
-    be. A file of this user's alone already holding `data` is kept (touched)."""
     import tempfile
 
     try:
@@ -6076,8 +4871,6 @@ def _write_anew(folder: str, target: str, data: bytes) -> None:
 
 
 def _spill_prune(folder: str, keep: str) -> None:
-    """Remove spill files beyond the newest `_SPILL_KEEP` or older than `_SPILL_MAX_AGE`
-    (never `keep`), and temporary files of interrupted saves; best effort, never raises."""
     import time
 
     now = time.time()
@@ -6110,10 +4903,6 @@ def _spill_prune(folder: str, keep: str) -> None:
 
 
 def _spill_text(ref: str, paths: list[str]) -> str:
-    """The text saved as `ref` in the first of `paths` there is, read only from a file of this
-    user's that no one else may write (`boot._read_owned`: in a directory others may write in,
-    a file of the right name may be theirs, and its text would be served as the tool's
-    output), and only when it is still the text the reference names."""
     for path in paths:
         try:
             data = _read_owned(path)
@@ -6128,13 +4917,10 @@ def _spill_text(ref: str, paths: list[str]) -> str:
 # ---- burgee: end of agent ----
 
 
-#: `output REF`'s page length when none is asked for (the `output` command's `--limit`).
 _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
-#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
-#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
 _PAGE_ROOM = 512
 
 
@@ -6146,13 +4932,6 @@ def _read_spill(
     directory: str | None = None,
     bound: int = 0,
 ) -> dict[str, Any]:
-    """One page of an output the tool `name` saved: `{"ref", "offset", "length" (of the whole text,
-    in characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
-    the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its answer
-    is within it, JSON escapes included. A usage error for a malformed or unknown reference;
-    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its bounds,
-    `table._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
@@ -6197,7 +4976,6 @@ def _read_spill(
 
 
 def _page_over(page: dict[str, Any], bound: int) -> int:
-    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
     if bound <= 0:
         return 0
     import json
@@ -6209,21 +4987,15 @@ def _page_over(page: dict[str, Any], bound: int) -> int:
 
 
 # -- module: burgee.runtime.answers.deliver
-#: The limit for agents, in characters of the serialized data, when neither the command nor
-#: the program sets one: about 10,000 tokens, a generous tool result that leaves the context
-#: room for the task.
 _AGENT_LIMIT = 40_000
 
 
-#: Where a command's data comes from that an agent must not take as instructions.
 _QUARANTINED = ("external", "untrusted")
 
 
 def _output_limit(
     program: Program, command: _Command | None, asked: int | None, agent: bool
 ) -> int:
-    """The limit of this call: `--max-output` when given, else the command's or the
-    `program`'s `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
     if asked is not None:
         return asked
     if not agent:
@@ -6243,8 +5015,6 @@ def _deliver(
     spill_dir: str | None = None,
     text: bool = False,
 ) -> dict[str, Any]:
-    """`envelope` (of `command`, of `program`) as this caller may see it (see the module's
-    docstring)."""
     return _delivered(envelope, command, program, agent, limit, spill_dir, text)[0]
 
 
@@ -6257,8 +5027,6 @@ def _delivered(
     spill_dir: str | None = None,
     text: bool = False,
 ) -> tuple[dict[str, Any], str | None]:
-    """`_deliver`, and the envelope's JSON text (`_dumps`) when it was made on the way: an MCP
-    answer carries that text, and encoding it twice was a tenth of a call."""
     quarantine = agent and command is not None and command.trust in _QUARANTINED
     most = _output_limit(program, command, limit, agent)
     trusted = command is not None and not command.sanitize
@@ -6309,21 +5077,15 @@ def _delivered(
     return cut, None
 
 
-#: What the line that reads a cut answer back is for (`next[].when`).
 _PAGE_WHEN = "to read the full answer, a page at a time"
 
 
 def _page_line(ref: str, offset: int, most: int, text: bool, name: str) -> str:
-    """The command line that reads the page of a cut answer at `offset`, each page within
-    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
     line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
     return _command_line(line if text else line + " --json", name)
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
-    """The failure envelope of `error` for this caller. For an agent, what the handler of an
-    external or untrusted command raised (`execute._execute` marks it) is quarantined as its
-    answer would be: the message, the hint and the details, with `meta.trust`."""
     envelope = _failure(error)
     trust = getattr(error, "_trust", None)
     if agent and trust is not None:
@@ -6336,9 +5098,6 @@ def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
 
 
 def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
-    """Report an error of `program`: the envelope on stdout in JSON mode, and last on stderr for
-    programs and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only
-    the message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
         return _exit_code_of(error, program)
@@ -6365,23 +5124,17 @@ def _is_terminal(stream: Any) -> bool:
         return False  # NOTE: a closed or replaced stream is nobody's terminal
 
 
-#: The word that names the built-in `output` command, a word of the tool's own: no command or
-#: group of a program may have it (`shells._TOOL_WORDS`).
 _OUTPUT_WORD = "output"
 
 
 # -- module: burgee.runtime.execution.sources
-#: What `_Sources.pick` finds when no place has a value and there is no default.
 _NOWHERE: tuple[str, str, Any] = ("", "", _REQUIRED)
 
 
-#: Where a pyproject.toml holds the tool's table (`%s`: its name, escaped).
 _OUR_PYPROJECT_TABLE = r"""^\s*\[?\s*tool\s*\.\s*["']?%s["']?\s*[.\]=]"""
 
 
 def _config_file(path: str, given: str) -> None:
-    """A usage error when `--config` (as `given`) names no regular file at `path`, saying what
-    it names instead (`/dev/null`: a character device, not an empty config file)."""
     import stat
 
     try:
@@ -6401,15 +5154,10 @@ def _config_file(path: str, given: str) -> None:
         raise UsageError(f"--config {given}: not a regular file ({what})")
 
 
-#: The most a config file (a pyproject.toml too) may hold: 1 MiB, far more than any real one
-#: needs; a bigger one would be read whole (a 200 MB JSON took 425 MB of memory, and TOML takes
-#: about a second a MiB to read).
 _CONFIG_BYTES = 1 << 20
 
 
 def _config_text(path: str, errors: str = "strict") -> str:
-    """A config file's text; a usage error naming it when it holds more than `_CONFIG_BYTES`
-    (checked as it is read: a file's size may not say, or may change)."""
     with open(path, "rb") as file:
         data = file.read(_CONFIG_BYTES + 1)
     if len(data) > _CONFIG_BYTES:
@@ -6420,17 +5168,14 @@ def _config_text(path: str, errors: str = "strict") -> str:
     return data.decode("utf-8", errors)
 
 
-#: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
 
 def _meta(call: _Call) -> dict[str, Any]:
-    """The envelope's `meta`: where each option's value came from."""
     return {"provenance": call.provenance} if call.provenance else {}
 
 
 def _candidate(kind: str, place: str, value: Any, secret: bool) -> dict[str, Any]:
-    """One place a value could have come from, for --explain."""
     shown: dict[str, Any] = {"source": kind, "from": place}
     if value is not _REQUIRED and secret and value is not None:
         # NOTE: None, a secret's usual default, hides nothing: it is shown as the value it is.
@@ -6440,8 +5185,6 @@ def _candidate(kind: str, place: str, value: Any, secret: bool) -> dict[str, Any
     return shown
 
 
-#: Where the config file is looked for, the first found wins (`{config}`: $XDG_CONFIG_HOME,
-#: else ~/.config); the clispec document lists the same places (`config_paths`).
 _CONFIG_FILES = (
     "{name}.toml",
     "{name}.json",
@@ -6451,9 +5194,6 @@ _CONFIG_FILES = (
 
 
 def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
-    """The keys of a config table that no command or prompt of `program` reads (a typo, a renamed
-    option), dotted (`add.priorty`): warned about, not refused, as the file may be meant for another
-    version of the tool. A table named after a command or group holds that command's options."""
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
@@ -6508,35 +5248,24 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
 
 
 def _bare(key: str) -> bool:
-    """A TOML bare key: ASCII letters, digits, '-' and '_'."""
     return bool(key) and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
 
 
 def _config_places(name: str) -> list[str]:
-    """Where the config file of the tool `name` is looked for, as a person would write the
-    paths."""
     return [pattern.format(name=name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
 def _layered(flag: str | None, env: str | tuple[str, ...] | None, program: Program) -> bool:
-    """Whether an env var or a config file may give an input its value: an option's (it has a
-    flag), through its env var or the program's config file (`burgee gen` asks this of a
-    required option an example leaves out)."""
     return flag is not None and bool(env or program.config)
 
 
 class _Sources:
-    """Where a command's values come from: the call, then for an option its env var, the
-    config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
-
     def __init__(
         self, command: str, program: Program, config: str | None = None, full: bool = False
     ) -> None:
         self.command = command
-        #: The program the command is of: its config file is named after it.
         self.program = program
         self.config_path = config
-        #: Record every candidate of every value (for --explain and meta.provenance).
         self.full = full
 
     def pick(
@@ -6548,8 +5277,6 @@ class _Sources:
         default: Any,
         secret: bool,
     ) -> tuple[str, str, Any]:
-        """The first place that has a value for `key`: (source, label, raw value); the source
-        is "default" when none has, and then the value is the default itself."""
         given = call.raw.get(key, _REQUIRED)
         if call.source == "flag":
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
@@ -6602,7 +5329,6 @@ class _Sources:
         return chosen
 
     def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T:
-        """Record the value a parameter ends up with (never a secret's); return it."""
         entry = call.provenance.get(key)
         if entry is not None and "secret" not in entry:
             entry["value"] = value if type(value) in _PLAIN else _jsonable(value)
@@ -6644,8 +5370,6 @@ class _Sources:
 
     @staticmethod
     def _lookup(table: dict[str, Any], command: str, key: str, flag: str) -> tuple[Any, str]:
-        """A key in the command's own table (`[add]`, `[tasks.purge]`), else at the top level:
-        its value and its dotted name (`tasks.purge.force`); `_REQUIRED` and "" when absent."""
         scopes: list[tuple[str, dict[str, Any]]] = [("", table)]
         section: Any = table
         words = command.split()
@@ -6669,8 +5393,6 @@ class _Sources:
 
     @staticmethod
     def _read_config(name: str, explicit: str | None) -> tuple[str, dict[str, Any]]:
-        """The config file of the tool `name`: `--config PATH`, else ./<name>.toml|json, else
-        the user config dir."""
         if explicit is not None:
             _config_file(explicit, explicit)
             return explicit, _Sources._load(name, explicit)
@@ -6687,7 +5409,6 @@ class _Sources:
 
     @staticmethod
     def _pyproject(name: str) -> tuple[str, dict[str, Any]]:
-        """`[tool.<name>]` of the nearest pyproject.toml, where this Python can read TOML."""
         directory = os.getcwd()
         while True:
             path = os.path.join(directory, "pyproject.toml")
@@ -6700,9 +5421,6 @@ class _Sources:
 
     @staticmethod
     def _tool_table(name: str, path: str) -> tuple[str, dict[str, Any]]:
-        """`[tool.<name>]` of a pyproject.toml, someone else's file perhaps (anything may sit
-        where ours would, and it may be mid-edit): what cannot be read is a warning and an
-        empty table, never a tool that stops working in that folder."""
         where = f"{path} [tool.{name}]"
         try:
             import tomllib  # novermin (Python < 3.11 lands in the except)  # noqa: F401
@@ -6733,8 +5451,6 @@ class _Sources:
 
     @staticmethod
     def _load(name: str, path: str) -> dict[str, Any]:
-        """A TOML or JSON file as a table (the config of the tool `name`); a usage error names
-        the file when it cannot be read."""
         try:
             text = _config_text(path)
             if path.endswith(".json"):
@@ -6764,8 +5480,6 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, by program and command, once read
-#: (`_command_input`).
 _INPUT_SCHEMAS: dict[tuple[Program, str], tuple[Any, frozenset[str]]] = {}
 
 
@@ -6784,7 +5498,6 @@ def _input_schema(command: str, program: Program) -> tuple[Any, frozenset[str]]:
 # ---- burgee: end of validate ----
 
 
-#: The Python types that are always valid for a plain `{"type": ...}` schema.
 _PLAIN_VALID: dict[str, tuple[type, ...]] = {
     "string": (str,),
     "integer": (int,),
@@ -6794,17 +5507,13 @@ _PLAIN_VALID: dict[str, tuple[type, ...]] = {
 }
 
 
-#: The keys of a property schema that only its type constrains (the others annotate).
 _PLAIN_KEYS = frozenset(("type", "description", "default", "format"))
 
 
-#: Each command's plainly typed properties: key -> the exact types always valid for it.
 _PLAIN_PROPERTIES: dict[str, dict[str, tuple[type, ...]]] = {}
 
 
 def _plain_properties(command: str, properties: dict[str, Any]) -> dict[str, tuple[type, ...]]:
-    """The properties a value passes by its exact type alone; anything else (and a value of
-    another type, an integer given as 1.0) gets the full check."""
     plain = _PLAIN_PROPERTIES.get(command)
     if plain is None:
         # NOTE: a float is no integer here: 1.0 takes the full check, which accepts it.
@@ -6839,7 +5548,6 @@ def _is_type(value: object, name: str) -> bool:
 
 # ---- burgee: loaded on first use: validate ----
 def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
-    """What is wrong with `value` for `schema` (the first thing), or None."""
     if not isinstance(schema, dict):
         return None
     ref = schema.get("$ref")
@@ -6919,7 +5627,6 @@ def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) ->
 
 
 def _input_problems(command: str, raw: dict[str, Any], program: Program) -> dict[str, str]:
-    """Each top-level key that the input schema of `program`'s command refuses, and why."""
     # NOTE: the caches are read here first: an MCP server checks thousands of calls a second.
     known = _INPUT_SCHEMAS.get((program, command))
     schema, secrets = known if known is not None else _input_schema(command, program)
@@ -6947,22 +5654,16 @@ def _input_problems(command: str, raw: dict[str, Any], program: Program) -> dict
 
 
 # -- module: burgee.runtime.execution.execute
-#: How long a handler may run on after --timeout cancelled it, before the tool gives up.
 _TIMEOUT_GRACE = 2.0
 
 
-#: The longest deadline a timer can wait for (longer ones overflow the platform's clock).
 _TIMEOUT_LONGEST = 1e9
 
 
-#: Not empty while `invoke()` runs the tool inside its caller's process, which is not the
-#: tool's to end (`_run_apart`).
 _INVOKED: list[bool] = []
 
 
 def _unknown_keys(command: _Command, call: _Call) -> None:
-    """Keys of a JSON input that are not the command's parameters: each is one more problem of
-    the call, reported with the others in its one usage error, whose hint names the keys."""
     keys = command.keys
     for key in call.raw:
         if key not in keys:
@@ -6984,12 +5685,6 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
 def _execute(
     command: _Command, call: _Call, timeout: float | None = None, json_mode: bool = True
 ) -> dict[str, Any]:
-    """Run one call: convert its input, run the handler, normalise and check the result.
-
-    Returns the success envelope (`{"ok": true, "data": ..., "outcome"?: ..., "meta"?: ...}`;
-    a handler that raised a declared `Outcome` gave its result with it); a failure is raised,
-    and `_as_error` + `_failure` make its envelope.
-    """
     if call.source == "json":
         # NOTE: unknown keys and the keys the schema refuses are reported with the converters'
         # own problems (a date that is not one), all in the one usage error `call.check()`
@@ -7063,14 +5758,10 @@ def _execute(
 
 
 def _debugging(flag: bool, program: Program) -> bool:
-    """Tracebacks were asked for: `--debug`, or `program`'s debug environment variable set to
-    anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
     return flag or _switched_on(program.debug_env)
 
 
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
-    """`error` as `program` reports it: a declared error as it is, anything else as
-    `internal`."""
     if isinstance(error, CommandError):
         return error
     if isinstance(error, ModuleNotFoundError) and error.name:
@@ -7094,7 +5785,6 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
 
 # ---- burgee: loaded on first use: timeout ----
 def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) -> object:
-    """Run a command; set ctx.cancelled at the deadline and end as `timeout`."""
     import threading
 
     context = call.context
@@ -7141,10 +5831,6 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut) -> object:
-    """`_run_timed` under `invoke()`: the handler runs on a thread of its own, which the
-    calling thread waits for. At the deadline ctx.cancelled is set; a handler still running
-    after the grace is left to run on, on its daemon thread (Python cannot stop a thread), and
-    the call ends as `timeout`, where a process of its own would have ended."""
     import threading
 
     done = threading.Event()
@@ -7174,22 +5860,16 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
 
 
 # -- module: burgee.runtime.execution.table
-#: The keywords of an input's options that go to `parser.add_argument`; the others are the
-#: reader's.
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
-#: The details of a command that say how to call its handler, not what `_Command` keeps.
 _CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves", "opening", "files")
 
 
-#: Each command's `_Command`, by its program and path, made from its row the first time a run
-#: asks for it.
 _MADE: dict[tuple[Program, str], _Command] = {}
 
 
 def _command(program: Program, path: str) -> _Command | None:
-    """The command at `path`: `program`'s own, or the built-in `output`."""
     command = _MADE.get((program, path))
     if command is None:
         row = program.commands.get(path)
@@ -7201,8 +5881,6 @@ def _command(program: Program, path: str) -> _Command | None:
 
 
 def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring); the names
-    its converters use are the tool's own (`names`: where else to find them)."""
     named = _CommandRow(row)
     inputs = named.inputs
     keywords = dict(named.details)
@@ -7226,7 +5904,6 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
 
 
 def _builder(inputs: tuple[_InputRow, ...]) -> Callable[[argparse.ArgumentParser], None]:
-    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
 
     def build(parser: argparse.ArgumentParser) -> None:
         for each in inputs:
@@ -7245,7 +5922,6 @@ def _builder(inputs: tuple[_InputRow, ...]) -> Callable[[argparse.ArgumentParser
 
 
 def _paths_of(call: _Call) -> Callable[..., Any]:
-    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
 
     def read(*args: Any, **keywords: Any) -> Any:
         return call.values(*args, paths=True, **keywords)
@@ -7254,18 +5930,11 @@ def _paths_of(call: _Call) -> Callable[..., Any]:
 
 
 class _Choices(tuple):  # type: ignore[type-arg]
-    """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
-    default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
-    check passes (every supported Python's argparse makes it)."""
-
     def __contains__(self, value: object) -> bool:
         return value == _HIDDEN or tuple.__contains__(self, value)
 
 
 def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
-    """The converter a row names: a type's class (its `convert`) or a record's converter, by
-    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
-    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
     if isinstance(spec, str):
         found = names[spec]
         return getattr(found, "convert", found)  # type: ignore[no-any-return]
@@ -7280,7 +5949,6 @@ def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
 
 
-#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
 _IMPORTED: list[bool] = []
 
 
@@ -7288,10 +5956,6 @@ _IMPORTING = _thread.allocate_lock()
 
 
 def _import_once(program: Program) -> None:
-    """Run the handlers' imports that only their functions use (`program.import_handlers`),
-    once, before the first handler or `complete=` function runs: help, schema, completion
-    and the MCP lists never import what the handlers import. Callers check first that there
-    are some (`_import_handlers` is None in a program without), and that they have not run."""
     with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
         if not _IMPORTED and program.import_handlers is not None:
             program.import_handlers()
@@ -7306,9 +5970,6 @@ def _reader(
     checks: bool,
     exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
 ) -> Callable[[_Call], object]:
-    """The function that reads every input of one call and calls the handler with them
-    (`exclusive`: its groups of options given apart, which `how["apart"]` checks before and
-    after)."""
     context = how.get("context")
     await_with = how.get("await_with")
     discard = bool(how.get("discard"))
@@ -7339,8 +6000,6 @@ def _reader(
     if leaves is not None:
         plan = leaves.first(plan)
 
-    #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
-    #: input gives holds whole groups of N, as the command line can only give them.
     groups = {
         each.name: nargs
         for each in inputs
@@ -7348,7 +6007,6 @@ def _reader(
         for key, nargs in each.options
         if key == "nargs" and isinstance(nargs, int) and nargs > 1
     }
-    #: Each option's long flag, for what a group's problem names.
     longs = {i.name: _long(i.flags) for i in inputs if i.flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
@@ -7431,9 +6089,6 @@ def _reader(
     return run
 
 
-#: The inputs of `output`, read by its reader, argparse, completion and every document that
-#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
-#: least value and the default of an option, help.
 _OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
     ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
     ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
@@ -7442,7 +6097,6 @@ _OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
 
 
 def _output_help(flag: str | None, default: int, text: str) -> str:
-    """An input's help line, with the default of an option."""
     return text if flag is None else f"{text} (default: {default})"
 
 
@@ -7470,8 +6124,6 @@ def _run_output(call: _Call) -> object:
     )
 
 
-#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
-#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
     tuple(name for name, *_ in _OUTPUT_INPUTS),
@@ -7489,14 +6141,10 @@ _OUTPUT = _Command(
 
 # ---- burgee: loaded on first use: batch ----
 # -- module: burgee.runtime.commandline.batch
-#: The effect of the calls that may run side by side: the ones that change nothing. (Not
-#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
-#: see the task the `add` made.)
 _PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
-    """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
     ident: Any = None
     try:
         try:
@@ -7535,7 +6183,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
 
 
 def _not_allowed(call: _Call) -> None:
-    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
     context = call.context
     raise _ActionRequired(
         "confirm",
@@ -7586,18 +6233,12 @@ def _alone(
     flags: list[str],
     config: str | None = None,
 ) -> str:
-    """The command line that runs one batch call of `program` by itself, as the batch runs it: its
-    input as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`. Not
-    the batch again: that would repeat its other calls, writes included, and a batch read from stdin
-    cannot be read again."""
     command = _command(program, path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
     return _rerun_line(program, path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
-    """At least one call of the batch failed: the batch's own error, after every line."""
-
     kind = "batch_failed"
 
     def __init__(self, failed: int, calls: int) -> None:
@@ -7608,9 +6249,6 @@ class _BatchFailed(CommandError):
 
 
 def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else raise `_BatchFailed`.
-    The tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each
-    call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor, wait
 
@@ -7628,7 +6266,6 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
 
     workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
-    #: The read-only calls running since the last call that changes something.
     running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
@@ -7674,37 +6311,28 @@ def _batch_written(
 
 
 # -- module: burgee.runtime.execution.quickargs
-#: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
 _HIDDEN = "==SUPPRESS=="
 
 
-#: The action name of a bool option's flags (`_new_parser` registers it): its names set True, and
-#: its `off` names False (`--no-` and each long name, when it has no `off`).
 _BOOL_ACTION = "boolean_optional"
 
 
-#: The add_argument keywords the quick reading understands; any other sends the line to argparse.
 _KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest", "off"))
 
 
 _NARGS = (None, "?", "*", "+")
 
 
-#: argparse's `REMAINDER`, the `nargs` of a pass-through argument (`Argument(passthrough=True)`):
-#: every word from its first one is its (`_pass_start`), flags of the tool's own included.
 _PASS = "..."
 
 
 class _Argument:
-    """One `add_argument` call, as the quick reading needs it."""
-
     __slots__ = ("action", "choices", "dest", "names", "nargs", "off", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
         self.nargs: str | int | None = options.get("nargs")
-        #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
         self.takes = (
             nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
@@ -7725,14 +6353,10 @@ class _Argument:
 
 
 class _Recorder:
-    """Stands in for the ArgumentParser a build function fills, and keeps its calls."""
-
     def __init__(self) -> None:
         self.options: dict[str, _Argument] = {}
         self.positionals: list[_Argument] = []
-        #: The pass-through argument (`nargs=_PASS`), the last positional, not among them.
         self.passthrough: _Argument | None = None
-        #: False once a call used something the quick reading does not model.
         self.plain = True
 
     def add_argument(self, *names: str, **options: Any) -> None:
@@ -7763,17 +6387,13 @@ class _Recorder:
 
 
 def _long(flags: tuple[str, ...]) -> str:
-    """The flag that names an option (in help, messages, provenance, a config key): its first
-    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
     return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The usual off form of a bool option's flags: `--no-` and each long name."""
     return tuple("--no-" + name[2:] for name in names if name[:2] == "--")
 
 
-#: Each command's recorded arguments, read on first use.
 _RECORDED: dict[Callable[[argparse.ArgumentParser], None], _Recorder] = {}
 
 
@@ -7786,9 +6406,6 @@ def _recorded(command: _Command) -> _Recorder:
 
 
 def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None:
-    """What `vars(parser.parse_args(words))` gives for the command whose arguments `recorder`
-    recorded (`_recorded`), when the line is plainly valid; None when argparse must read it
-    (help, any error, anything unusual)."""
     if not recorder.plain:
         return None
     start = _pass_start(recorder, words)
@@ -7797,8 +6414,6 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     if passed:
         assert recorder.passthrough is not None
         found[recorder.passthrough.dest] = passed
-    #: The positional words, wherever they stand among the options (argparse reads the line
-    #: intermixed: `_new_parser`).
     loose: list[str] = []
     index = 0
     while index < len(words):
@@ -7840,9 +6455,6 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
 
 
 def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
-    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
-    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
-    starts with `-`, too few)."""
     taken: list[str] = []
     for word in words[index:]:
         if word[:1] == "-":
@@ -7859,7 +6471,6 @@ def _several(argument: _Argument, words: list[str], index: int) -> list[str] | N
 
 
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
-    """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
         last = position == len(positionals) - 1
         if argument.nargs is None:
@@ -7885,11 +6496,6 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
 
 
 def _pass_start(recorder: _Recorder, words: list[str]) -> int:
-    """Where the pass-through argument's words begin (`len(words)`: nowhere): at the first
-    positional word when it is the only positional, else right after the word of the one
-    before it, whatever follows (`tool run APP --help` gives `--help` to APP), as argparse's
-    `REMAINDER` reads a line. A `--` before it ends the options; from the start on, every
-    word is passed as it is, a `--` too. `_Invocation` stops taking the tool-wide flags there."""
     if recorder.passthrough is None:
         return len(words)
     before = len(recorder.positionals)
@@ -7923,15 +6529,10 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
 
 
 def _flag_like(word: str) -> bool:
-    """Whether a word ends the words of an option of several (`nargs="+"`), as argparse reads
-    a line: a flag, not `-` nor a negative number (its secrets, its completion)."""
     return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
 
 
 def _positional(word: str, recorder: _Recorder) -> bool:
-    """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
-    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv_parser._new_parser`) or holds a space,
-    and is no option's flag (`--size=3` names one)."""
     if word[:1] != "-" or word == "-":
         return True
     if word in recorder.options or word.partition("=")[0] in recorder.options:
@@ -7947,18 +6548,12 @@ def _positional(word: str, recorder: _Recorder) -> bool:
 
 
 def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
-    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
-    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
-    "--host")`, as Click lets a command do)."""
     own = words[: _pass_start(recorder, words)]
     own = own[: own.index("--")] if "--" in own else own
     return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
-    """Each option given in `words` and the flag it was first typed as (`-j`, `--json-out`,
-    `--no-color`), in the order typed, up to `--` or a pass-through argument's words: what a
-    message about options given together names (`values._apart`)."""
     typed: dict[str, str] = {}
     for word in words[: _pass_start(recorder, words)]:
         if word == "--":
@@ -7992,17 +6587,13 @@ def _terminal_width() -> int:
 
 
 def _as_written(text: str) -> str:
-    """Text argparse shows as it is: it %-formats a description or epilog holding `%(prog)`,
-    which a docstring means literally, as every other surface shows it."""
     return text.replace("%", "%%") if "%(prog)" in text else text
 
 
-#: What a word after `--` starts with while argparse reads it (`_new_parser`): no flag does.
 _MASK = "\x00--"
 
 
 def _unmasked(value: Any) -> Any:
-    """A parsed value with the mask of the words after `--` taken off."""
     if isinstance(value, str):
         return value[len(_MASK) :] if value[: len(_MASK)] == _MASK else value
     if isinstance(value, list):
@@ -8019,11 +6610,6 @@ def _new_parser(
     secret: bool = False,
     confirm: bool = False,
 ) -> argparse.ArgumentParser:
-    """An ArgumentParser (of a command of `program`, or its tool-wide flags: `prog`) whose
-    errors become usage errors instead of exiting; `secret`: the
-    command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret); `confirm`: it
-    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     width = _terminal_width()
@@ -8050,13 +6636,9 @@ def _new_parser(
 def _parser_class(
     program: Program, *, secret: bool, confirm: bool
 ) -> type[argparse.ArgumentParser]:
-    """`_new_parser`'s class: argparse, with its errors usage errors and the line read
-    intermixed (`program`, `secret`, `confirm`: as `_new_parser` takes them)."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
-        #: The command's arguments as `_quick_parse` reads them: where a pass-through
-        #: argument begins (`_pass_start`) is found the same way on both paths.
         recorded: _Recorder
 
         def __init__(self, *args: Any, **options: Any) -> None:
@@ -8098,9 +6680,6 @@ def _parser_class(
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
-            """Read as Click, Typer and git read a line: options may come between positionals
-            (`commit a.txt -m x b.txt`), up to `--`. argparse's intermixed reading (before
-            Python 3.13) takes the words after `--` for options, so each is masked until read."""
             cut = args.index("--") if "--" in args else len(args)
             masked = [*args[:cut], *(_MASK + word for word in args[cut + 1 :])]
             parsed, extras = self.parse_known_intermixed_args(masked)
@@ -8140,8 +6719,6 @@ def _not_a_choice(
     *,
     secret: bool,
 ) -> UsageError:
-    """A choice that is not one says so as a converter does (`_expected`, the long flag or the
-    key named), not in argparse's words."""
     assert action.choices is not None
     label = action.option_strings[-1] if action.option_strings else action.dest
     wanted = _one_of(list(action.choices))
@@ -8160,8 +6737,6 @@ def _unknown_words(
     secret: bool,
     confirm: bool,
 ) -> UsageError:
-    """The usage error of the words argparse left (`given`: the line up to a pass-through
-    argument's words), with the closest flag as its hint."""
     # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
     shown = [
         flag for flag, action in parser._option_string_actions.items() if action.help != _HIDDEN
@@ -8178,13 +6753,9 @@ def _unknown_words(
 
 
 def _switch_class() -> type[argparse.Action]:
-    """The action of a bool option (`_BOOL_ACTION`)."""
     import argparse
 
     class Switch(argparse.Action):
-        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
-        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
-
         def __init__(
             self,
             option_strings: Sequence[str],
@@ -8218,11 +6789,6 @@ def _switch_class() -> type[argparse.Action]:
 def _closest_flag(
     words: list[str], own: list[str], program: Program, *, root: bool = False, confirm: bool = False
 ) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
-    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
-    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
-    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
-    a typed word (it may be a secret)."""
     import difflib
 
     known: dict[str, str] = {}
@@ -8253,15 +6819,10 @@ def _closest_flag(
 
 
 def _flag_key(flag: str) -> str:
-    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
     return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
-    """argparse's message for the words it left, but the word right after an unknown flag (and
-    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
-    Only a word shaped like a flag is shown as one (a secret may start with a dash). Of a
-    command that takes a secret (`secret`), none is shown: `login SECRET` forgot `--token`."""
     if secret:
         return f"unrecognized arguments: {_words(len(words))} not shown, {_SECRET_SAYS}"
     shown: list[str] = []
@@ -8293,7 +6854,6 @@ def _words(count: int) -> str:
 
 
 def _looks_like_flag(word: str) -> bool:
-    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
     name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
     rest = name.replace("-", "").replace("_", "")
     return name[:1].isalpha() and name.isascii() and rest.isalnum()
@@ -8304,10 +6864,6 @@ def _looks_like_flag(word: str) -> bool:
 
 # -- module: burgee.runtime.commandline.argv
 class _Invocation:
-    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
-    those that the command named first takes over with its own options (`SHADOWS`; under ""
-    those of a program whose only command is its root, which no word names)."""
-
     def __init__(
         self,
         argv: Sequence[str],
@@ -8316,39 +6872,26 @@ class _Invocation:
         strict: bool = True,
         arguments: Callable[[str], _Recorder | None] | None = None,
     ) -> None:
-        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
-        once the whole of argv is read, so the error itself answers in JSON when any of the
-        JSON spellings came after the bad flag (`--timeout x -o json`)."""
-        #: The program the run is of (`burgee gen` parses examples with the one it writes).
         self.program = program
         table = program.shadows
         reads_config = program.config
-        #: The arguments of the command at a path as typed (`_arguments_at`, or another
-        #: program's): where a pass-through argument begins, the tool's flags end.
         lookup = arguments or (lambda named: _arguments_at(named, program))
         self.json = False
         self.json_input: str | None = None
         self.debug = False
         self.version = False
-        #: `--version` given before any word of a command (`tool --version build`): the
-        #: version is the answer, whatever follows, as Click's group and argparse read it.
         self.version_first = False
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
-        #: `--batch`: None when not batching, "" for stdin, else a file name.
         self.batch: str | None = None
         self.jobs = BATCH_JOBS
-        #: `--max-output`: None when not given (the command's or the default applies).
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
-        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
         self.answers: dict[str, str] = {}
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
-        #: The first problem with argv (`strict=False`).
         self.problem: UsageError | None = None
         given: list[Flag] = []
         spread = program.shared
@@ -8359,14 +6902,10 @@ class _Invocation:
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
-        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
         beside = program.root_mode in ("words", "flags") and program.root in table
         if beside and _reaches_root(tokens, program):
             shadowed = table[program.root]
-        #: The arguments of the command named, once it has a pass-through argument, and
-        #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
         passing, begins = _passing(lookup, program.root, 0, program) if alone else (None, 0)
         while index < len(tokens):
@@ -8442,8 +6981,6 @@ class _Invocation:
             raise self.problem
 
     def config(self) -> str | None:
-        """`--config PATH`, when given (a tool-wide flag only where the program reads a config
-        file: elsewhere it is no flag of the tool's, and a command may take it)."""
         return self.asked.get("--config")
 
     def _take(self, flag: Flag, value: str) -> None:
@@ -8468,14 +7005,6 @@ class _Invocation:
 
 
 def _version_answers(rest: list[str], program: Program) -> bool:
-    """Whether the tool's `--version` in a line that names a command (or reaches the root one)
-    is the answer, as Click reads an eager `--version` once the words before it parse. A
-    group's, given before any word (`--version_first`), is read before its command is looked
-    up (`tool --version build x`, `tool --version nope`); an unknown option before the first
-    word is the group's error, but where a root command beside the others takes it
-    (click-default-group's group ignores unknown options). A program's only command's, in any
-    place, once every option of the line is one of its own, with its value (`yamlfix a.yaml
-    --version`; `--version --bogus` is a usage error)."""
     if program.root_mode != "alone":
         first = rest[0] if rest else ""
         return program.root_mode in ("words", "flags") or first[:1] != "-" or first == "-"
@@ -8508,10 +7037,6 @@ def _version_answers(rest: list[str], program: Program) -> bool:
 
 # ---- burgee: loaded on first use: argparse ----
 def _reaches_root(tokens: list[str], program: Program) -> bool:
-    """Whether a line reaches the root command of a program that has others: read with the
-    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
-    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
-    takes `-o` over: `Option(..., shadows=True)`)."""
     index = 0
     while index < len(tokens):
         word = tokens[index]
@@ -8535,15 +7060,12 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
 
 
 def _tool_flag(name: str, program: Program) -> Flag | None:
-    """The tool-wide flag `name` spells in `program`: its short `--version` too
-    (`program(version_short="-V")`), `--config` where it reads a config file."""
     if name and name == program.version_short:
         name = "--version"
     return _flag(name, program.config)
 
 
 def _named(path: str, program: Program) -> str:
-    """What the words `path` name in `program`: "command" (an alias's too), "group", or ""."""
     path = program.aliases.get(path, path)
     return "command" if path in program.commands else "group" if path in program.groups else ""
 
@@ -8557,13 +7079,6 @@ def _hoisted(
     *,
     keep: bool = False,
 ) -> list[str]:
-    """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
-    the program's and each group's `options=`) moved to right after the command's name, where
-    the command reads them as its own: given there too, it is as if given twice (the later
-    value wins, a count adds up, a list takes both). When no command is named, they are left
-    out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    `root` command's: the name of the program's, "" for none, from the program being read,
-    which is gen's when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -8615,7 +7130,6 @@ def _hoisted(
 
 
 def _arguments_at(named: str, program: Program) -> _Recorder | None:
-    """The arguments of the command (or alias) of `program` at the path `named`, as typed."""
     path = program.aliases.get(named, named)
     command = _command(program, path) if path in program.commands else None
     return _recorded(command) if command is not None else None
@@ -8624,9 +7138,6 @@ def _arguments_at(named: str, program: Program) -> _Recorder | None:
 def _passing(
     lookup: Callable[[str], _Recorder | None], named: str, end: int, program: Program
 ) -> tuple[_Recorder | None, int]:
-    """The arguments of the command the words `named` name, when it has a pass-through argument,
-    and where its own words begin in argv's rest (`end`, past the command's words): the root
-    command's, from the start, when the first word names no command."""
     found = lookup(named)
     # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
     # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
@@ -8643,8 +7154,6 @@ def _passing(
 
 
 def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
-    """A flag given without one it goes with (a flag, or the command `rest` names), or with
-    one it cannot be given with."""
     names = {flag.name for flag in given}
     if rest:
         names.add(rest[0])
@@ -8659,13 +7168,6 @@ def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
 
 # ---- burgee: loaded on first use: argparse ----
 def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
-    """Before a usage error is written: every value argv gives an option that is secret in
-    any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
-    (an option given before its command, the words after a command `--schema` does not know,
-    a word `--json` input leaves over). Only on an error: a run that succeeds reads each
-    secret as it converts it (`values._keep_secret`)."""
-    #: Each secret option's flags: its name, and how many words it takes (-1: every word up to
-    #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in program.commands.values():
         for each in _CommandRow(row).inputs:
@@ -8702,10 +7204,6 @@ def _keep_argv_secrets(argv: Sequence[str], program: Program) -> None:
 
 
 def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
-    """The longest command or group path at the start of `tokens` (an alias read as the
-    command it names), and what follows it; the root command when argv names none. In
-    `program` (`burgee gen` finds the commands of examples with the one it writes).
-    """
     if program.root_mode == "alone":
         # NOTE: the program's only command is its root: there is no subcommand level.
         return program.root, tokens
@@ -8740,8 +7238,6 @@ def _find(tokens: list[str], program: Program) -> tuple[str, list[str]]:
 
 # ---- burgee: loaded on first use: argparse ----
 def _names_command(node: str, word: list[str], program: Program) -> bool:
-    """Whether `word` (one word, or none) names a command or a group under the group `node`
-    (`tool -- build`, `tool remote -- add`)."""
     if not word or not word[0] or node not in program.groups:
         return False
     child = f"{node} {word[0]}".lstrip()
@@ -8750,8 +7246,6 @@ def _names_command(node: str, word: list[str], program: Program) -> bool:
 
 
 def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> str:
-    """`did you mean 'list'?` for the closest of `names`, else `otherwise` (by default the list
-    of them)."""
     import difflib
 
     close = difflib.get_close_matches(word, names, n=1)
@@ -8764,8 +7258,6 @@ def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> 
 
 
 def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
-    """The confirmation flag (`--yes`/`-y`) of a command that asks first, taken out of its
-    words (before `--`)."""
     spellings = confirm_flags()
     kept: list[str] = []
     yes = False
@@ -8781,7 +7273,6 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
 
 
 def _read_json_input(text: str) -> dict[str, Any]:
-    """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
     if text == "-":
         text = sys.stdin.read()
     try:
@@ -8801,21 +7292,13 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.embedded
-#: A program's `data` decoded from base64, once a document was asked for: where each part of
-#: each document lies among the streams (its start, its size, the size of its text), and the
-#: streams.
 _PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
 
 
-#: Each part of a document decompressed, by program, document and part, once one was read.
 _DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
 def _document(name: str, program: Program) -> str:
-    """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
-    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
-    decoded every document before."""
     listed = program.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
@@ -8825,8 +7308,6 @@ def _document(name: str, program: Program) -> str:
 
 
 def _document_data(name: str, program: Program) -> bytes:
-    """A document's text as UTF-8, as decompressed: a long MCP list goes out so, never
-    copied (`mcp_wire.reply`)."""
     listed = program.mcp_lists.get(name)
     if listed is not None:
         return listed.encode("utf-8")
@@ -8837,8 +7318,6 @@ def _document_data(name: str, program: Program) -> bytes:
 
 
 def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
-    """Where each document's parts lie in `program.data` (an index line of
-    `name:size:length`, a name once per part, then the zlib streams in that order)."""
     packed = _PACKED.get(program)
     if packed is None:
         import binascii
@@ -8855,7 +7334,6 @@ def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, i
 
 
 def _document_part(name: str, number: int, program: Program) -> bytes:
-    """One part of a document, decompressed once."""
     found = _DOCUMENT_PARTS.get((program, name, number))
     if found is None:
         import zlib
@@ -8870,18 +7348,12 @@ def _document_part(name: str, number: int, program: Program) -> bytes:
 
 
 def _input_part(path: str, parts: int) -> int:
-    """Which of `parts` parts of the `inputs` document holds the line of the command `path`
-    (gen splits it so, `describe/documents.inputs`)."""
     import zlib
 
     return zlib.crc32(path.encode("utf-8")) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
-    """The JSON text of one command's entry in the `inputs` document (its input schema and
-    the keys of its secret inputs), found without reading the other commands': the document
-    is one line per command, `PATH<TAB>JSON`, in parts (`_input_part`): only the part that
-    holds the command's line is decompressed."""
     parts = _documents_index(program)[0].get("inputs")
     if parts is None:
         raise KeyError("inputs")
@@ -8897,8 +7369,6 @@ def _command_input(command: str, program: Program) -> str | None:
 # ---- burgee: loaded on first use: describe ----
 # -- module: burgee.runtime.commandline.describe
 def _for_agents(name: str) -> str:
-    """The root help's closing paragraph (of the tool `name`): every surface an agent can use,
-    in one place (one line: help wraps it to the terminal's width)."""
     return (
         f"For agents: `{name} schema` (or --schema) prints every command as JSON; --json"
         " answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves"
@@ -8908,7 +7378,6 @@ def _for_agents(name: str) -> str:
 
 
 def _agents_md() -> str:
-    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
     # NOTE: in a generated tool, `__file__` is the tool itself.
     here = os.path.dirname(os.path.abspath(__file__))
     for folder in (here, os.path.dirname(here)):
@@ -8923,7 +7392,6 @@ def _agents_md() -> str:
 
 
 def _describe(invocation: _Invocation) -> object | None:
-    """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest, program = invocation.asked, invocation.rest, invocation.program
     if "--llms" in asked:
         return _print_json(_document("llms", program), asked.get("--field"))
@@ -8961,9 +7429,6 @@ def _describe(invocation: _Invocation) -> object | None:
 
 # ---- burgee: loaded on first use: describe ----
 def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
-    """Print one JSON document (or the part at the dotted path `field`); indented for people.
-    Neither the reader nor the one line for programs imports `json` (`_load_json`, `_dumps`):
-    it would be a third of a `schema`."""
     if json_text:
         data = _load_json(data)
     for part in field.split(".") if field else ():
@@ -8979,7 +7444,6 @@ def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> obje
 
 
 def _part(data: Any, part: str, field: str) -> Any:
-    """One step of a `--field` path: a key, a list index, or the item with that `name`."""
     if isinstance(data, dict) and part in data:
         return data[part]
     if isinstance(data, list):
@@ -8992,7 +7456,6 @@ def _part(data: Any, part: str, field: str) -> Any:
 
 
 def _loosen(parser: argparse.ArgumentParser) -> None:
-    """Under --explain, positional arguments may be left out."""
     for action in parser._actions:
         if not action.option_strings and action.nargs in (None, "+"):
             action.nargs = "?" if action.nargs is None else "*"
@@ -9000,7 +7463,6 @@ def _loosen(parser: argparse.ArgumentParser) -> None:
 
 
 def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
-    """`CMD --explain OPTION`: where the option's value came from, and what it beat."""
     option = invocation.asked["--explain"]
     call.sources.full = True
     try:
@@ -9516,26 +7978,20 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
 
 
 # -- module: burgee.runtime.commandline.shells
-#: The shells a tool writes completion scripts for.
 _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
-#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
 _BUILTIN_COMMANDS = {
     _OUTPUT_WORD: _OUTPUT.summary,
     "completion": f"Print a shell completion script ({', '.join(_SHELLS)}).",
 }
 
 
-#: Every top-level word the tool takes for itself, which no command or group may be named:
-#: the commands above, `schema`, the completion scripts' `__complete`, and `help`, kept free
-#: for what people type when they want help.
 _TOOL_WORDS = frozenset({*_BUILTIN_COMMANDS, "schema", "__complete", "help"})
 
 
 # ---- burgee: loaded on first use: describe ----
 def _help_line(text: str, limit: int = 80) -> str:
-    """The first paragraph of a help text on one line, cut at `limit` characters."""
     first = " ".join(text.strip().split("\n\n")[0].split())
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
@@ -9543,9 +7999,6 @@ def _help_line(text: str, limit: int = 80) -> str:
 def _tool_options(
     path: str, root: bool, config: bool, confirm: bool, version_short: str = ""
 ) -> list[_Opt]:
-    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
-    first has `--yes`), from `FLAGS`, then the help flags; `version_short`: the program's
-    short spelling of `--version` (`program(version_short="-V")`)."""
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
@@ -9563,22 +8016,15 @@ def _tool_options(
 
 
 def _takes(takes: int | str) -> str:
-    """How many words an option of a completion table's row takes, as the scripts read it
-    (N, or "+" for every word up to the next flag): "" for one."""
     return str(takes) if takes != 1 else ""
 
 
 def _option(path: str, option: _CompletionOption) -> _Opt:
-    """An option of the command at `path` as its node offers it. Its key is the command's path
-    and its last long spelling (`--no-X` comes after it, but a flag's value completes to
-    nothing, so it has no key)."""
     flags = option.spellings
     return (tuple(flags), f"{path}|{flags[-1]}", option.values, option.help, _takes(option.takes))
 
 
 def _not_taken(own: list[_Opt], tool: list[_Opt]) -> list[_Opt]:
-    """The tool-wide flags beside a node's own options: a spelling its own option takes over
-    (`shadows=True`) is the option's there."""
     taken = {name for flags, *_ in own for name in flags}
     return [
         (tuple(name for name in names if name not in taken), key, values, text, takes)
@@ -9588,18 +8034,6 @@ def _not_taken(own: list[_Opt], tool: list[_Opt]) -> list[_Opt]:
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
-    """The nodes of a completion table: the program, its groups, each visible command then its
-    aliases, and the built-in `completion`.
-
-    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
-    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
-    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
-    an option being `[spellings, how its value completes, help]` (and how many words it
-    takes, when not one) and a positional
-    `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
-    `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
-    options a group's (the program's: "") `options=` shares, offered on its node and below.
-    """
     found: list[_Node] = []
     commands = {row.path: row for row in map(_CompletionRow, table["commands"])}
     root, mode = table.get("root", ("", ""))
@@ -9658,7 +8092,6 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
 
 
 def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
-    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
     # NOTE: what `re.sub(r"\W", "_", prog)` makes, without `re` (two thirds of a start-up).
     ident = "".join(c if c.isalnum() or c == "_" else "_" for c in prog)
     nodes = _completion_nodes(table, config)
@@ -9681,7 +8114,6 @@ def _completion_script(shell: str, prog: str, table: dict[str, Any], config: boo
 
 
 def _quote_sh(text: str) -> str:
-    """A POSIX-shell single-quoted word (bash, zsh)."""
     return "'" + text.replace("'", "'\\''") + "'"
 
 
@@ -9700,7 +8132,6 @@ def _quote_pwsh(text: str) -> str:
 
 
 def _where(position: _Pos, variadic: str = "*") -> str:
-    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
     return variadic if position[2] else str(position[0])
 
 
@@ -9709,7 +8140,6 @@ def _kind(values: _Values) -> str:
 
 
 def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
-    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
     return [
         line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
         for path, children, _, _ in nodes
@@ -9718,18 +8148,14 @@ def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> lis
 
 
 def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
-    """Each node's options that take a value, with the node's path."""
     return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
 
 
 def _more(opt: _Opt) -> str:
-    """`MORE=...` after an option's key in bash's and zsh's `_option` case: how many words it
-    takes when not one (`_takes`)."""
     return f" MORE={_quote_sh(opt[4])}" if opt[4] else ""
 
 
 def _sh_values(values: _Values, ident: str, bash: bool) -> str:
-    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
     if isinstance(values, list):
         words = "".join(f" {_quote_sh(c)}" for c in values)
         return f" __{ident}_add{words}" if bash else f" compadd --{words}"
@@ -9739,8 +8165,6 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
 
 
 def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
-    """Each node with its options that take a value, each value key once: the root command's
-    options sit on the program's node too, under the command's keys."""
     seen: set[str] = set()
     for node in nodes:
         fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
@@ -9749,7 +8173,6 @@ def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
 
 
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
-    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
@@ -9913,14 +8336,11 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
 
 
 # -- module: burgee.runtime.commandline.complete
-#: Words answered before argv is parsed at all.
 _BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
 def _builtin(args: list[str], program: Program) -> int:
-    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
-    `--skill` (wherever it is, once argv is read), of `program`."""
     if args[0] == "__complete":
         return _complete(args[1:], program)
     if args[0] == "--skill":
@@ -9944,9 +8364,6 @@ def _builtin(args: list[str], program: Program) -> int:
 
 
 def _completed(name: str) -> tuple[str, str]:
-    """The command name the completion scripts complete (the tool's `name`), and the words that
-    run the tool as it was just run (`_invoked_as`; the name when installed under it, or
-    imported)."""
     import shlex
 
     words = _invoked_as()
@@ -9954,8 +8371,6 @@ def _completed(name: str) -> tuple[str, str]:
 
 
 def _completion_usage(name: str, run: str | None = None) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
-    words that run the tool (`_completed`), when not its `name`."""
     run = run or name
     note = ""
     if run != name:
@@ -9981,7 +8396,6 @@ def _completion_usage(name: str, run: str | None = None) -> str:
 
 
 def _complete(words: list[str], program: Program) -> int:
-    """Print the values a `complete=` function offers for the last word; never fail."""
     try:
         found = program.complete_values(words, program)
     except Exception:  # noqa: BLE001
@@ -9998,9 +8412,6 @@ def _offered(
     context: dict[str, Any],
     program: Program,
 ) -> list[tuple[str, str]]:
-    """What a `complete=` function offers for `partial`, as (value, description) pairs: the
-    values that start with `partial`, on one line each; nothing when the function fails
-    (TAB in a shell and `completion/complete` over MCP both call it here)."""
     found = []
     try:
         # NOTE: a completer that uses none of the handlers' waiting imports runs without
@@ -10028,8 +8439,6 @@ def _offered(
 
 
 def _coerce(convert: Callable[[str], Any] | None, text: str) -> Any:
-    """A typed value converted as a run converts it, or as typed where that fails (or where
-    nothing converts it: a bool's off form)."""
     if convert is None:
         return text
     try:
@@ -10043,42 +8452,30 @@ def _coerce(convert: Callable[[str], Any] | None, text: str) -> Any:
 
 # ---- burgee: loaded on first use: mcp ----
 # -- module: burgee.runtime.mcpserver.mcp_io
-#: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"
 
 
-#: The protocol versions of the handshake era, newest first, and of the stateless one.
 _MCP_LEGACY = ("2025-11-25", "2025-06-18", _MCP_BATCHES, "2024-11-05")
 
 
 _MCP_MODERN = "2026-07-28"
 
 
-#: The prefix of the protocol's own `_meta` keys.
 _MCP_META = "io.modelcontextprotocol/"
 
 
 def _mcp_env(program: Program) -> str:
-    """The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
-    the tool's own, as in its `*_DEBUG`."""
     return program.debug_env[: -len("DEBUG")] + "MCP_"
 
 
 def _wire(text: str) -> bytes:
-    """A protocol message as bytes. A lone surrogate (bytes a handler decoded with
-    `surrogateescape`) has no UTF-8; written as `\\udcXX` it is JSON's own escape of it, inside
-    the string it sits in, so the message stays valid JSON and says what the handler returned."""
     return text.encode("utf-8", "backslashreplace")
 
 
-#: How much of a long message's text is encoded at a time: an answer of media is written from
-#: its parts (`_McpWire.pieces`), its base64 never copied whole.
 _WIRE_SLICE = 1 << 20
 
 
 def _wire_slices(text: str | list[str]) -> Iterator[bytes]:
-    """A message (its text, or its parts: an answer of media) as bytes, at most about
-    `_WIRE_SLICE` at a time: short parts together, a long one a slice at a time."""
     run: list[str] = []
     size = 0
     for part in (text,) if isinstance(text, str) else text:
@@ -10100,23 +8497,15 @@ def _wire_slices(text: str | list[str]) -> Iterator[bytes]:
 
 
 def _wire_size(text: str | list[str]) -> int:
-    """How many bytes `_wire_slices` gives (ASCII, a media answer's base64: one per character)."""
     parts = (text,) if isinstance(text, str) else text
     return sum(len(part) if part.isascii() else len(_wire(part)) for part in parts)
 
 
 def _first(text: str | list[str]) -> str:
-    """A message's text, or its first part: how it begins (`{"jsonrpc":"2.0","id":` an answer)."""
     return text if isinstance(text, str) else text[0]
 
 
 class _Codec:
-    """JSON for the protocol, from CPython's C accelerator when there is one.
-
-    `import json` costs more start-up time than the rest of the server (it imports `re`);
-    `_json` is what `json` itself runs on, so the results are the same.
-    """
-
     def __init__(self) -> None:
         load = _json_scanner()
         if load is None:
@@ -10148,10 +8537,6 @@ class _Codec:
         raise TypeError(f"{type(value).__name__} is not JSON")
 
     def refused(self, text: str) -> tuple[str, int, str]:
-        """The error of a message the reader refused: a request refused as a value (a number
-        too large, an integer of too many digits, nesting past the bound) whose id could be
-        read is answered under its id, `-32602` when the value is within its params, else
-        `-32600`; anything else is a parse error, without an id (`null`)."""
         found = _refused_member(text, "id")
         if found is None:
             return "null", -32700, "Parse error"
@@ -10164,7 +8549,6 @@ class _Codec:
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
-    """The `arguments` of a `tools/call` or a `prompts/get`: an object, or none given."""
     arguments = params.get("arguments")
     if arguments is None:
         return {}
@@ -10174,8 +8558,6 @@ def _arguments(params: dict[str, Any]) -> dict[str, Any]:
 
 
 class _McpError(Exception):
-    """A JSON-RPC error answer: code, message and optional data."""
-
     def __init__(self, code: int, message: str, data: object = None) -> None:
         super().__init__(message)
         self.code = code
@@ -10184,9 +8566,6 @@ class _McpError(Exception):
 
 
 def _read_line(readline: Callable[[], bytes], name: str) -> bytes:
-    """The next line of stdin (of the tool `name`'s server); a stdin that fails (a terminal
-    gone, a closed descriptor) ends the input like an end of file, whichever thread was reading
-    it."""
     try:
         return readline()
     except (OSError, ValueError) as error:
@@ -10194,8 +8573,6 @@ def _read_line(readline: Callable[[], bytes], name: str) -> bytes:
         return b""
 
 
-#: The clients `--print-config --client` knows: name -> (top-level key, stdio "type", URL key).
-#: None for the default: the common `mcpServers` shape most clients read.
 _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "claude-desktop": ("mcpServers", None, ""),
     "claude-code": ("mcpServers", "stdio", "url"),
@@ -10208,11 +8585,9 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
 
 
 # ---- burgee: loaded on first use: clients, after mcp ----
-#: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
 
-#: `mytool --mcp --help`.
 _MCP_HELP = """\
 usage: {program} --mcp [--cwd DIR] [--http [HOST:]PORT [--path PATH] [--token-env NAME |
        --token-file PATH] [--allow-host NAME]... [--allow-origin ORIGIN]...]
@@ -10242,7 +8617,6 @@ MCP page of the tool's documentation: "Deploying").
 
 
 # ---- burgee: loaded on first use: mcp ----
-#: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
     "--env",
@@ -10256,12 +8630,10 @@ _MCP_VALUED = (
 )
 
 
-#: What goes only with `--http`.
 _MCP_HTTP_ONLY = ("--path", "--token-env", "--token-file", "--allow-host", "--allow-origin")
 
 
 def _env_setting(value: str) -> tuple[str, str]:
-    """`--env NAME=VALUE`: the variable's name and value."""
     key, equals, setting = value.partition("=")
     if not equals:
         raise UsageError(f"--env {value!r}: write NAME=VALUE")
@@ -10274,11 +8646,6 @@ def _env_setting(value: str) -> tuple[str, str]:
 
 
 class _McpOptions:
-    """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
-    `--http [HOST:]PORT`, `--path PATH`, `--token-env NAME` or `--token-file PATH`,
-    `--allow-host NAME`, `--allow-origin ORIGIN`, `--help`. Not tool-wide flags: a command may
-    have options of these names."""
-
     def __init__(self, rest: list[str], print_config: bool, name: str) -> None:
         self.print_config = print_config
         self.help = False
@@ -10289,9 +8656,7 @@ class _McpOptions:
         self.path = "/mcp"
         self.token_env: str | None = None
         self.token_file: str | None = None
-        #: `--allow-host`: more names the `Host` of a request may give (lower case).
         self.allow_hosts: list[str] = []
-        #: `--allow-origin`: more origins a request may come from (`_origin`).
         self.allow_origins: list[str] = []
         given: list[str] = []
         tokens = list(rest)
@@ -10356,14 +8721,12 @@ class _McpOptions:
 
 
 def _endpoint_path(value: str, source: str) -> str:
-    """An endpoint's path: `/` and more, no query; never `/health` (that one is taken)."""
     if not value.startswith("/") or "?" in value or "#" in value or value == "/health":
         raise UsageError(f"{source} {value!r}: write a path such as /mcp (not /health)")
     return value
 
 
 def _origin(value: str, source: str) -> str:
-    """An origin as browsers send it, lower case: `scheme://host[:port]`, no path."""
     origin = value.strip().lower().rstrip("/")
     scheme, sep, rest = origin.partition("://")
     if not sep or scheme not in ("http", "https") or not rest or "/" in rest:
@@ -10372,10 +8735,6 @@ def _origin(value: str, source: str) -> str:
 
 
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
-    """The bearer token: the value of the variable `env`, or the content of `file` (read once,
-    surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
-    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -10424,10 +8783,6 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
 
 # ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...], program: Program) -> int:
-    """Print the configuration that starts `program` as an MCP server, in the shape the client
-    reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
-    (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
-    to connect to."""
     import json
 
     client = options.client
@@ -10481,10 +8836,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...], program: Program
 
 
 def _cached_start(path: str) -> list[str]:
-    """The interpreter's arguments that run the tool at `path` as `python -m` runs a module,
-    from the `.pyc` Python caches beside it (a script's whole source is compiled on every run),
-    with its folder first on the path as for `python PATH`, and never the current folder (which
-    `-m` puts there); none when a module of its name in its folder is another file."""
     folder, file = os.path.split(path)
     name, suffix = os.path.splitext(file)
     if suffix != ".py" or "." in name:
@@ -10511,7 +8862,6 @@ def _cached_start(path: str) -> list[str]:
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
-    """Codex's `~/.codex/config.toml` table of one server."""
     import json
 
     def key(text: str) -> str:
@@ -10534,7 +8884,6 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
 
 # ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
-    """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
     host = host.strip("[]") if colon else "127.0.0.1"
     digits = port.isascii() and port.isdigit()  # NOTE: str.isdigit alone takes a superscript two
@@ -10543,12 +8892,10 @@ def _http_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-#: The addresses that mean every address of the machine.
 _WILDCARDS = ("0.0.0.0", "::")
 
 
 def _url(host: str, port: int, path: str = "/mcp") -> str:
-    """The URL of the endpoint for a client on this machine (loopback for a wildcard)."""
     if host in _WILDCARDS:
         host = "127.0.0.1"
     shown = f"[{host}]" if ":" in host else host
@@ -10560,7 +8907,6 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
 
 # ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help(program: Program) -> int:
-    """`--mcp --help` of `program`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
     names = ", ".join(_CLIENTS)
     prefix = _mcp_env(program)
@@ -10574,18 +8920,12 @@ def _mcp_help(program: Program) -> int:
 
 # ---- burgee: loaded on first use: http, after mcp ----
 # -- module: burgee.runtime.mcpserver.mcp_endpoint
-#: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
 
-#: How many requests are served at once, once read (more are answered 503), and how many
-#: sessions live (the least recently used one ends when another begins).
 _HTTP_WORKERS = 32
 
 
-#: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends unanswered, with the line that
-#: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
 
@@ -10595,11 +8935,9 @@ _HTTP_SESSIONS = 256
 _LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
-#: The path that answers 200 without any check (a load balancer's probe).
 _HEALTH = "/health"
 
 
-#: What a browser page of an `--allow-origin` origin may send and read (CORS).
 _CORS_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version"
 
 
@@ -10607,7 +8945,6 @@ _CORS_EXPOSED = "Mcp-Session-Id, WWW-Authenticate"
 
 
 def _hostname(authority: str) -> str | None:
-    """The host of `host[:port]` (`[v6]:port` too), lower case; None if it is not that."""
     authority = authority.strip().lower()
     if authority.startswith("["):
         host, bracket, rest = authority[1:].partition("]")
@@ -10623,16 +8960,12 @@ def _hostname(authority: str) -> str | None:
 
 
 def _modern(message: object) -> bool:
-    """A 2026-07-28 request: its `_meta` names a protocol version (no session needed)."""
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
 
 
 def _lost(session: str, items: list[Any]) -> str:
-    """The 404 of a session this process does not hold (ended, dropped, or opened by another
-    process), named when it is one of this tool's ids; for an answer to a question of its
-    (`elicitation/create`), said so at once: that question never gets it."""
     named = (
         f"no session {session} here"
         if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
@@ -10650,8 +8983,6 @@ def _lost(session: str, items: list[Any]) -> str:
 
 
 def _event(text: str | list[str]) -> Iterator[bytes]:
-    """One message as a server-sent event: its bytes at once, or an answer of media's a slice
-    at a time (`_wire_slices`)."""
     if isinstance(text, str):
         yield _wire(f"event: message\ndata: {text}\n\n")
     else:
@@ -10659,9 +8990,6 @@ def _event(text: str | list[str]) -> Iterator[bytes]:
 
 
 class _Settings:
-    """How the endpoint is served: its path, the bearer token (None: none needed), the host
-    names a request's `Host` may give (`*`: any), and the origins of `--allow-origin`."""
-
     def __init__(
         self, path: str, token: str | None, hosts: set[str], origins: set[str] | None = None
     ) -> None:
@@ -10672,10 +9000,6 @@ class _Settings:
 
 
 class _Endpoint:
-    """The endpoint's state (serving `program`): the sessions, the servers answering now, the
-    places for requests; `make(debug, stateless)` builds the server of a session or of one
-    2026-07-28 request."""
-
     def __init__(
         self,
         settings: _Settings,
@@ -10692,22 +9016,15 @@ class _Endpoint:
         self.make = make
         self.stateless = stateless
         self.sessions: dict[str, Any] = {}
-        #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
-        #: of them wait for an answer (`_Stream.asking`).
         self.seated = self.asking = 0
-        #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
     def exchange(self, method: str, target: str, fields: dict[str, list[str]]) -> _Exchange:
-        """One request: its method, its target (path and query) and its header fields (each
-        lower-case name, and its values in order)."""
         return _Exchange(self, method, target, fields)
 
     def seat(self) -> bool:
-        """Take a place for a request, to give back with `unseat`; False: none is free."""
         with self.guard:
             if self.seated >= _HTTP_WORKERS:
                 return False
@@ -10726,9 +9043,6 @@ class _Endpoint:
         stream: bool = True,
         alive: Callable[[], bool] = lambda: True,
     ) -> None:
-        """`server.read(message)` (a body's, routed), what it writes on this thread going to
-        `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
@@ -10746,13 +9060,9 @@ class _Endpoint:
             server.streams.pop(thread, None)
 
     def serving(self, server: _WholeServer) -> _Busy:
-        """While a request's messages run: `stop` finds the server and cancels its calls."""
         return _Busy(self, server)
 
     def stop(self, grace: float) -> None:
-        """The server stops: as over stdio, the calls still running are cancelled and given
-        `grace` seconds, so their `finally` blocks and on_exit callbacks run. Looked at again
-        each time: a request read just before the stop may start its call only now."""
         import time
 
         deadline = time.monotonic() + grace
@@ -10767,10 +9077,6 @@ class _Endpoint:
 
 
 class _Stream:
-    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
-    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
-    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
-
     def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
         self.endpoint, self.alive = endpoint, alive
 
@@ -10788,8 +9094,6 @@ class _Stream:
 
 
 class _Busy:
-    """`_Endpoint.serving`: counts the server as busy while the block runs."""
-
     def __init__(self, endpoint: _Endpoint, server: _WholeServer) -> None:
         self.endpoint, self.server = endpoint, server
 
@@ -10807,10 +9111,6 @@ class _Busy:
 
 
 class _Routed:
-    """A POST whose messages (`message`, its body read) a server answers: `stream` as events,
-    else one JSON answer; `watch`: a client closing its connection meanwhile cancels the call
-    (2026-07-28)."""
-
     def __init__(
         self,
         server: _WholeServer,
@@ -10827,8 +9127,6 @@ class _Routed:
 
 
 class _Exchange:
-    """One request to the endpoint: what to answer it, from its method, target and headers."""
-
     def __init__(
         self, endpoint: _Endpoint, method: str, target: str, fields: dict[str, list[str]]
     ) -> None:
@@ -10836,11 +9134,9 @@ class _Exchange:
         self.method = method
         self.path = target.partition("?")[0]
         self.fields = fields
-        #: The CORS headers every answer carries, for a page of an `--allow-origin` origin.
         self.cors: dict[str, str] = {}
 
     def header(self, name: str) -> list[str]:
-        """Every value of the header field `name` (lower case), in order."""
         return self.fields.get(name, [])
 
     def first(self, name: str, default: str = "") -> str:
@@ -10855,8 +9151,6 @@ class _Exchange:
     def refusal(
         self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
     ) -> _Answer:
-        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
-        names one (`Retry_After`: `Retry-After`)."""
         import json
 
         error = {"code": code, "message": message}
@@ -10865,8 +9159,6 @@ class _Exchange:
         return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
-        """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
-        (a POST, or a DELETE: `route`, `delete`)."""
         import hmac
 
         settings = self.endpoint.settings
@@ -10924,7 +9216,6 @@ class _Exchange:
         return None
 
     def delete(self) -> _Answer:
-        """DELETE: the session named ends."""
         endpoint = self.endpoint
         with endpoint.guard:
             ended = endpoint.sessions.pop(self.first("mcp-session-id"), None)
@@ -10934,7 +9225,6 @@ class _Exchange:
         return self.answer(200)
 
     def length(self) -> _Answer | int:
-        """The body's length from `Content-Length`, or the refusal of the request."""
         fields = self.fields
         lengths = fields.get("content-length", ())
         if len(lengths) > 1 or (lengths and fields.get("transfer-encoding")):
@@ -10961,8 +9251,6 @@ class _Exchange:
         return None
 
     def route(self, body: bytes) -> _Answer | _Routed:
-        """A POST's body: the server that answers it (a session's, or a 2026-07-28 request's
-        own), or the answer when there is nothing to run or the request is refused."""
         import uuid
 
         endpoint = self.endpoint
@@ -11028,7 +9316,6 @@ class _Exchange:
         return _Routed(server, message, stream, headers, watch)
 
     def answered(self, written: list[str | list[str]], headers: dict[str, str]) -> _Answer:
-        """The one JSON answer of a request whose messages wrote `written`."""
         # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
         # notification's does, not a 200 without a JSON body.
         for text in reversed(written):
@@ -11037,7 +9324,6 @@ class _Exchange:
         return 202, "", headers
 
     def stream_head(self, headers: dict[str, str]) -> Iterator[tuple[str, str]]:
-        """The headers of an answer streamed as events."""
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
@@ -11048,31 +9334,22 @@ class _Exchange:
 
 # ---- burgee: loaded on first use: mcp ----
 # -- module: burgee.runtime.mcpserver.mcp_ask
-#: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
 
-#: The slices a call waits for its answer in (seconds).
 _ASK_POLL = 0.25
 
 
-#: The longest a call waits for its client's answer (seconds): then the question ends
-#: unanswered, as when the client's stream ends, so a client that asked and went silent holds
-#: its call (over HTTP, a request's place) no longer.
 _ASK_SECONDS = 600.0
 
 
 class _InputRequired(BaseException):
-    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
-    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
-
     def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
         super().__init__(name)
         self.requests = {name: request}
         self.state = state
 
     def answer(self, server: _Server, request: Any) -> None:
-        """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
                 server.write(
@@ -11085,7 +9362,6 @@ class _InputRequired(BaseException):
             del server.inflight[request.key]
 
     def result(self, server: _Server) -> str:
-        """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
@@ -11106,8 +9382,6 @@ class _InputRequired(BaseException):
 
 # ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
-    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
-    (a client may send anything: it only gives back what its user answered)."""
     import base64
     import binascii
 
@@ -11132,8 +9406,6 @@ def _asking(
     path: str,
     arguments: dict[str, Any],
 ) -> None:
-    """Set up how a call's questions are answered: the line that reruns it with an answer, and
-    (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(
@@ -11155,8 +9427,6 @@ def _asking(
 
 # ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: _Server, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
-    """A command that asks first: a client that can ask its user is asked the command's
-    question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
     if context._elicit is not None:
         given = _as_read(arguments, server.dumps)
@@ -11171,8 +9441,6 @@ def _confirming(server: _Server, call: _Call, command: _Command, arguments: dict
 
 
 def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
-    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
-    round's, in `requestState`), else the end of this round: `_InputRequired`."""
     answers = _state(params.get("requestState"))
     responses = params.get("inputResponses")
     if isinstance(responses, dict):
@@ -11191,8 +9459,6 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
 def _elicited(
     server: _Server, request: Any, message: str, schema: dict[str, Any]
 ) -> dict[str, Any]:
-    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
-    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
     import time
 
@@ -11272,14 +9538,12 @@ def _elicited(
 
 # ---- burgee: loaded on first use: mcp ----
 def _span(seconds: float) -> str:
-    """`600.0` as `10 minutes`, `0.5` as `0.5 seconds`."""
     if seconds >= 60 and seconds % 60 == 0:
         return f"{seconds / 60:g} minutes"
     return f"{seconds:g} seconds"
 
 
 def _handed_back(server: _Server, ident: str, message: dict[str, Any]) -> None:
-    """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
     if waiting is not None:
@@ -11288,7 +9552,6 @@ def _handed_back(server: _Server, ident: str, message: dict[str, Any]) -> None:
 
 
 def _nobody_answers(server: _Server) -> None:
-    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True
         waiting = list(server.awaited.values())
@@ -11301,34 +9564,27 @@ def _nobody_answers(server: _Server) -> None:
 
 # ---- burgee: loaded on first use: http, after mcp ----
 # -- module: burgee.runtime.mcpserver.mcp_http
-#: Seconds a client may take to send the head of a request (its line and headers; on a
-#: connection kept alive, counted from the previous answer), and then its body: one deadline
-#: for each, however the bytes trickle in.
 _HTTP_HEAD_SECONDS = 30.0
 
 
 _HTTP_BODY_SECONDS = 30.0
 
 
-#: Seconds a client may take to take in one write of an answer.
 _HTTP_PATIENCE = 30
 
 
-#: The most header fields a request may have, and the longest line of its head (http.server's).
 _HTTP_FIELDS = 100
 
 
 _HTTP_LINE = 65536
 
 
-#: The methods the handler answers (each `do_GET`): any other gets 501, as from http.server.
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "OPTIONS", "DELETE"))
 
 
 def _serve_http(
     options: _McpOptions, debug: bool, make: Callable[..., Any], program: Program
 ) -> int:
-    """Serve `program` over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
     import signal
 
     assert options.http is not None
@@ -11378,9 +9634,6 @@ def _serve_http(
 
 
 def _stateless(make: Callable[..., Any], debug: bool) -> Any:
-    """The server that owns the protocol's stdout; each session and each 2026-07-28 request
-    gets a server of its own made from it, so ids, in-flight calls and cancellations never mix
-    between clients."""
     stateless = make(debug)
     # NOTE: every message of a request goes to the request's sink; one that found none must
     # not reach stdout either, which nobody reads: once its pipe is full, the server blocks.
@@ -11391,13 +9644,11 @@ def _stateless(make: Callable[..., Any], debug: bool) -> Any:
 
 
 def _server_class(host: str, debug: bool, name: str) -> Any:
-    """The listening server (of the tool `name`): a thread for each connection."""
     import http.server
     import socket
 
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
-        #: Connections waiting to be accepted; more than `_HTTP_WORKERS` (they get a 503).
         request_queue_size = 4 * _HTTP_WORKERS
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
 
@@ -11426,8 +9677,6 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
 
 
 def _reads_class() -> Any:
-    """A connection's reads, all under one deadline (`until`), not each its own: a client
-    sending a byte now and then is held to it too."""
     import io
     import socket
     import time
@@ -11458,8 +9707,6 @@ def _reads_class() -> Any:
 
 
 def _handler_class(endpoint: _Endpoint) -> Any:
-    """The request handler: reads each request under its deadlines, puts it through the
-    endpoint's `_Exchange`, and writes the answer."""
     import http.server
     import io
 
@@ -11477,11 +9724,8 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         disable_nagle_algorithm = True
         raw_requestline: bytes
         reads: Any
-        #: The request was read to its end: a refusal leaves nothing unread on the connection.
         whole: bool
-        #: The request's header fields: each lower-case name, and its values in order.
         fields: dict[str, list[str]]
-        #: The second of the last `Date`, and its header line.
         clock: tuple[int, bytes] = (0, b"")
         served = endpoint
         debugging = debug
@@ -11522,9 +9766,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
 
 def _handler_handle_one_request(handler: Any) -> None:
-    """http.server's, with the deadline of the head: on a connection kept alive, the
-    wait for the next request counts: an idle connection ends as a slow one does.
-    (Either holds a thread, never a slot.)"""
     import socket
     import time
 
@@ -11552,8 +9793,6 @@ def _handler_handle_one_request(handler: Any) -> None:
 
 
 def _handler_parse_request(handler: Any) -> bool:
-    """The request line as http.server reads it, and the header fields read here: its
-    parser of them (the email package's) took a third of a request's time."""
     handler.command = ""
     handler.request_version = handler.default_request_version
     handler.close_connection = True
@@ -11628,8 +9867,6 @@ def _handler_parse_request(handler: Any) -> bool:
 
 
 def _handler_head(handler: Any, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
-    """An answer's status line and headers, to write with its body in one send: each
-    write is a segment of its own (no Nagle's algorithm), which the client waits for."""
     import time
 
     if handler.debugging:
@@ -11672,7 +9909,6 @@ def _handler_send(handler: Any, answer: _Answer) -> None:
 
 
 def _handler_do_get(handler: Any) -> None:
-    """Every method's request (`_METHODS`)."""
     exchange = handler.served.exchange(handler.command, handler.path, handler.fields)
     refused = exchange.screen()
     if refused is not None:
@@ -11704,7 +9940,6 @@ def _handler_post(handler: Any, exchange: _Exchange) -> None:
 
 
 def _handler_body(handler: Any, exchange: _Exchange) -> bytes | None:
-    """The request's body, read to its end within its deadline; None: refused."""
     import socket
     import time
 
@@ -11727,8 +9962,6 @@ def _handler_body(handler: Any, exchange: _Exchange) -> bytes | None:
 
 
 def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> None:
-    """Dispatch on this thread; stream what it writes, or answer once. A client that
-    closes its connection meanwhile cancels a 2026-07-28 call (`routed.watch`)."""
     import threading
 
     done = None
@@ -11736,7 +9969,6 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
         done = threading.Event()
         threading.Thread(target=handler.watch, args=(routed.server, done), daemon=True).start()
     written: list[str | list[str]] = []
-    #: The events written and not yet sent.
     events: list[bytes] = []
     if routed.stream:
         head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
@@ -11778,7 +10010,6 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
 
 
 def _handler_watch(handler: Any, server: _Server, done: threading.Event) -> None:
-    """Until `done`: the client closing its connection abandons the server's calls."""
     while not done.wait(0.1):
         if not handler.connected():
             server.abandon()
@@ -11786,8 +10017,6 @@ def _handler_watch(handler: Any, server: _Server, done: threading.Event) -> None
 
 
 def _handler_connected(handler: Any) -> bool:
-    """Whether the client has not closed its connection (readable: either its end, or
-    the client's next request on it, when it is still there)."""
     import select
     import socket
 
@@ -11805,13 +10034,9 @@ def _handler_connected(handler: Any) -> bool:
 
 # ---- burgee: loaded on first use: mcp ----
 # -- module: burgee.runtime.mcpserver.mcp_methods
-#: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
-#: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 
 
-#: The hint of a `resources/read`: read anew each time (a handler makes it), and perhaps the
-#: user's own data, so never shared across users.
 _MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 
 
@@ -11862,7 +10087,6 @@ def _mcp_discover(server: _Server, ident: str, params: dict[str, Any], modern: b
 
 
 def _capabilities(modern: bool, program: Program) -> dict[str, Any]:
-    """Tools, and prompts, resources, completions and logging when `program` has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
     if "prompts/list" in program.mcp_extra:
         found["prompts"] = {"listChanged": False}
@@ -11880,8 +10104,6 @@ def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern:
 
 
 def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes) -> bytes:
-    """A `*/list` result (one page, the embedded JSON's bytes, as they are for a client of
-    2025's protocols: `mcp_wire.reply` writes them so)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
         raise _McpError(-32602, "Invalid params: unknown cursor")
@@ -11891,31 +10113,20 @@ def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, data: bytes
 
 
 # -- module: burgee.runtime.mcpserver.mcp_loop
-#: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
-#: NOTE: not 5 ms, Python's GIL switch interval: a watchdog waking that often kept taking the
-#: GIL from a busy main thread, and pipelined calls fell to a ninth (2,057/s against 18,197/s).
 _MCP_PATIENCE = 0.02
 
 
 class _McpLoop:
-    """stdin read by the main thread, or by the watchdog while a call holds the main thread;
-    the worker threads that run calls when the main thread is busy."""
-
     def __init__(self, program: Program) -> None:
         import _thread
 
-        #: The program the server serves: what its calls and answers read of it.
         self.program = program
-        #: Serializes writes to stdout and the state shared with the watchdog and the workers.
         self.lock = _thread.allocate_lock()
-        #: The calls in flight by id (`mcp._Request`s): the server's; the loop waits for them.
         self.inflight: dict[str, Any] = {}
         self.idle: list[Any] = []
         self.thread = _thread.get_ident
         self.main = self.thread()
-        #: Counts the calls the main thread has started; `running` is the current one, or 0.
         self.started = self.running = 0
-        #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
         self.relaying = self.waiting = self.parked = False
         self.handed: bytes | None = None
         self.wake = _thread.allocate_lock()
@@ -11923,21 +10134,16 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
-        #: Every call is answered after the end of input: the server's threads end (`release`).
         self.over = False
-        #: Reads the next line of requests (`serve`).
         self.readline: Callable[[], bytes] = bytes
 
     def dispatch(self, line: bytes) -> None:
-        """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
     def closed(self) -> None:
         """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
 
     def begin(self) -> None:
-        """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
-        parked, watches again."""
         self.started += 1
         self.running = self.started
         if self.parked:
@@ -11945,7 +10151,6 @@ class _McpLoop:
             self.unpark.release()
 
     def watchdog(self) -> None:
-        """Start the watchdog, the first time a call runs on the main thread."""
         if not self.watching:
             import _thread
 
@@ -11965,8 +10170,6 @@ class _McpLoop:
                 )
 
     def serve(self, requests: BinaryIO) -> int:
-        """Answer each line of `requests` (the stdio stream, kept apart from the handlers'
-        standard input by `output._stdin_apart`) until it ends."""
         readline = self.readline = requests.readline
         while True:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
@@ -11989,8 +10192,6 @@ class _McpLoop:
         return 0
 
     def release(self) -> None:
-        """End the watchdog and the idle workers: a process would exit now, but `invoke()`'s
-        caller lives on, and would keep them parked for good."""
         with self.lock:
             self.over = True
             if self.parked:
@@ -12001,9 +10202,6 @@ class _McpLoop:
             worker[1].release()  # NOTE: with no job: the worker ends
 
     def ended(self) -> None:
-        """The input has ended and every call is answered; Python may still wait at exit (for a
-        thread a handler left): SIGTERM now ends the process at once, with its exit code, as
-        raising inside the interpreter's shutdown would only print a traceback and exit 0."""
         import _signal  # type: ignore[import-not-found, unused-ignore]
 
         code = _exit_code("terminated", self.program)
@@ -12018,7 +10216,6 @@ class _McpLoop:
             pass  # not the main thread (an embedding program): leave its signals alone
 
     def take(self) -> bytes:
-        """The next line, from the watchdog: it is reading stdin, or has just stopped."""
         with self.lock:
             wait = self.waiting = self.handed is None
         # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted (Windows).
@@ -12028,7 +10225,6 @@ class _McpLoop:
         return line or b""
 
     def watch(self) -> None:
-        """The watchdog: take over reading stdin while a call on the main thread runs long."""
         import time
 
         quiet = 0
@@ -12052,7 +10248,6 @@ class _McpLoop:
                 quiet = 0
 
     def relay(self) -> None:
-        """Read stdin while the main thread is busy; hand the first line it can take back to it."""
         readline = self.readline
         while True:
             line = _read_line(readline, self.program.name)
@@ -12071,7 +10266,6 @@ class _McpLoop:
             self.dispatch(line)
 
     def submit(self, job: Callable[[], None]) -> None:
-        """Run `job` on an idle worker thread, or on a new one."""
         import _thread
 
         try:
@@ -12106,20 +10300,14 @@ def _parts(text: str | list[str]) -> list[str] | tuple[str]:
 
 
 def _plain(text: str) -> bool:
-    """Whether JSON writes `text` as it is between its quotes (base64 always)."""
     return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
 
 
 class _McpWire(_McpLoop):
-    """The state of one MCP session and the writing of its messages."""
-
     inflight: dict[str, Any]  # NOTE: `mcp_call._Request`s (that module imports this one)
-    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
-    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
-    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
     session: str | None = None
 
     def __init__(self, program: Program, debug: bool, shared: _McpWire | None = None) -> None:
@@ -12128,7 +10316,6 @@ class _McpWire(_McpLoop):
         self.debug = debug
         self.out: int
         self.stdout: _Stdout
-        #: The stream in memory the protocol goes to instead of a descriptor (`invoke()`).
         self.memory: Any = None
         if shared is not None:
             # NOTE: one more session of the HTTP transport: stdout is already protected.
@@ -12146,28 +10333,17 @@ class _McpWire(_McpLoop):
             self.stdout = _Stdout(sys.stderr)
             sys.stdout = cast("Any", self.stdout)
         self.broken = False
-        #: Threads whose messages go elsewhere than stdout (an HTTP exchange): thread -> sink.
         self.sinks: dict[int, Callable[[str | list[str]], None]] = {}
-        #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
         self.version = ""
-        #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
         self.level: str | None = None
-        #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
-        #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
-        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
-        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
-        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
         self.elicits = self.gone = False
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
-        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
         self.streams: dict[int, Any] = {}
 
     def write(self, text: str | list[str]) -> None:
-        """Write one message (its text, or its parts: an answer of media, `pieces`); the caller
-        holds `self.lock` when calls may be running."""
         if _SECRETS and any(_redact_text(part, _SECRETS) is not part for part in _parts(text)):
             # NOTE: a secret in the message (a progress or log message, say; an answer's data
             # was redacted on delivery): redacted as data, so the message stays JSON.
@@ -12190,7 +10366,6 @@ class _McpWire(_McpLoop):
         self.emit(_wire_slices([*_parts(text), "\n"]))
 
     def emit(self, pieces: Iterable[bytes]) -> None:
-        """Write bytes to the protocol's descriptor (the caller holds `self.lock`)."""
         for piece in pieces:
             data = piece
             while data and not self.broken:
@@ -12200,9 +10375,6 @@ class _McpWire(_McpLoop):
                     self.broken = True
 
     def pieces(self, value: object, into: list[str]) -> None:
-        """`value`'s JSON text appended to `into` in pieces, each long string that JSON writes
-        as it is (media's base64) a piece of its own: the answer is written from where it
-        is, never copied into one whole text (`_wire_slices`)."""
         if isinstance(value, str) and len(value) > _WIRE_SLICE and _plain(value):
             into += ('"', value, '"')
         elif type(value) is dict and all(type(key) is str for key in value):
@@ -12226,8 +10398,6 @@ class _McpWire(_McpLoop):
             self.write(text)
 
     def reply(self, ident: str, result: str | bytes) -> None:
-        """Answer a request with its result: JSON text, or a document's bytes as decompressed
-        (`_mcp_page`), written to stdout as they are (a wide tool's list: no fresh copies)."""
         head = '{"jsonrpc":"2.0","id":' + ident + ',"result":'
         if isinstance(result, bytes):
             with self.lock:
@@ -12249,8 +10419,6 @@ class _McpWire(_McpLoop):
         return self.codec.compact(value)
 
     def stop(self) -> None:
-        """Ctrl-C or SIGTERM: cancel the calls still running on workers and give them
-        `_TIMEOUT_GRACE` seconds to end, so their `finally` blocks and on_exit callbacks run."""
         import time
 
         self.abandon()
@@ -12259,8 +10427,6 @@ class _McpWire(_McpLoop):
             time.sleep(0.005)
 
     def abandon(self) -> None:
-        """Cancel every call in flight, unanswered: the client stopped the server or went away;
-        it did not cancel a call."""
         # NOTE: without the lock: a signal may have come while this thread held it; copying
         # the dict is one step under the GIL.
         for request in list(self.inflight.values()):
@@ -12272,8 +10438,6 @@ class _McpWire(_McpLoop):
         _nobody_answers(self)
 
     def complete(self, result: str, meta: str = "") -> str:
-        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
-        of it: `"key":value`)."""
         info = self.dumps({"name": self.program.name, "version": self.program.version})
         more = "," + meta if meta else ""
         stamp = (
@@ -12283,13 +10447,10 @@ class _McpWire(_McpLoop):
 
 
 # -- module: burgee.runtime.mcpserver.mcp_call
-#: The error of a request whose id is already in flight.
 _DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 
 
 class _Request:
-    """One tools/call in flight."""
-
     __slots__ = (
         "cancelled",
         "context",
@@ -12311,11 +10472,8 @@ class _Request:
         self.token = token
         self.last: float | None = None
         self.cancelled = False
-        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command.sanitize
-        #: Whether they are quarantined, as its answer is (an external or untrusted command).
         self.quarantine = command.trust in _QUARANTINED
 
     def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
@@ -12327,11 +10485,7 @@ def _no_progress(done: float, total: float | None = None, message: str | None = 
 
 
 class _McpCalls(_McpWire):
-    """Runs each tools/call, on the thread that read it or on a worker."""
-
     def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
-        """`ctx.log`: `notifications/message`, if the client asked for this level or a lower one
-        (`logging/setLevel`, or a 2026-07-28 request's `_meta` logLevel), while the call runs."""
         wanted = request.level if request is not None and request.level else self.level
         if wanted not in _LOG_LEVELS or _LOG_LEVELS.index(level) < _LOG_LEVELS.index(wanted):
             return
@@ -12356,7 +10510,6 @@ class _McpCalls(_McpWire):
             self.write(text + self.dumps(params) + "}")
 
     def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
-        """`tools/call`: run on this thread, or on a worker while the main thread is busy."""
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
@@ -12445,8 +10598,6 @@ class _McpCalls(_McpWire):
         arguments: dict[str, Any],
         modern: bool,
     ) -> None:
-        """Run one tools/call on this thread and answer it, unless it was cancelled; `wrapped`:
-        its structuredContent wraps the data as {"result": ...}."""
         thread = self.thread()
         printed: list[str] = []
         self.stdout.buffers[thread] = printed
@@ -12551,9 +10702,6 @@ class _McpCalls(_McpWire):
 
 # -- module: burgee.runtime.mcpserver.mcp
 class _McpServer(_McpCalls):
-    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras: each
-    line `_McpLoop` reads is `dispatch`ed here."""
-
     def dispatch(self, line: bytes) -> None:
         if line.strip():
             try:
@@ -12575,16 +10723,12 @@ class _McpServer(_McpCalls):
         self.read(message)
 
     def read(self, message: object) -> None:
-        """One message or batch, read (over HTTP, by the endpoint, which routes it by what it
-        holds: read once)."""
         if isinstance(message, list):
             self.batch(message)
             return
         self.message(message)
 
     def batch(self, messages: list[Any]) -> None:
-        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
-        none for notifications; each call runs on this thread."""
         if self.version != _MCP_BATCHES or not messages:
             why = f"batches need protocol {_MCP_BATCHES}"
             if self.version == _MCP_BATCHES:
@@ -12612,14 +10756,12 @@ class _McpServer(_McpCalls):
             self.send("[" + ",".join(answers) + "]")
 
     def ident(self, request_id: object) -> str | None:
-        """A request's id as the answer gives it back (JSON text); None if it is no id."""
         # NOTE: JSON gives exact ints and strs; a bool, a float, null or an object is no id.
         if type(request_id) is int:
             return str(request_id)
         return self.dumps(request_id) if type(request_id) is str else None
 
     def message(self, message: object) -> None:
-        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
         if not isinstance(message, dict):
             self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
             return
@@ -12677,7 +10819,6 @@ class _McpServer(_McpCalls):
             self.reply(ident, result)
 
     def modern(self, params: dict[str, Any]) -> bool:
-        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
         meta = params.get("_meta")
         if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
             return False
@@ -12695,9 +10836,6 @@ class _McpServer(_McpCalls):
         return True
 
 
-#: Each request method and the server's handler of it; a handler returns the result as JSON
-#: text (a `*/list`: its bytes, `mcp_methods._mcp_page`), or None when it answers by itself
-#: (a tools/call may answer later, from a worker).
 _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | bytes | None]] = {
     "initialize": _mcp_initialize,
     "ping": _mcp_ping,
@@ -12709,9 +10847,6 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 
 # -- module: burgee.runtime.commandline.serving
 def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) -> list[str]:
-    """The tool-wide flags given with `--mcp` that every call reads, as a client must repeat
-    them; a path made absolute (from `--cwd`, where the server reads it), since a client starts
-    the server from a folder of its own."""
     base = os.path.abspath(cwd or os.curdir)
     words: list[str] = []
     if config is not None:
@@ -12729,7 +10864,6 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
 
 
 def _serve_mcp(invocation: _Invocation) -> int:
-    """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
     program = invocation.program
     options = _McpOptions(invocation.rest, invocation.print_config, program.name)
     if options.help:
@@ -12775,7 +10909,6 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
 # ---- burgee: loaded on first use: http, after mcp ----
 # -- module: burgee.runtime.mcpserver.mcp_asgi
-#: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
 # ---- burgee: end of http ----
 
@@ -12783,16 +10916,11 @@ _ASGI: list[Any] = []
 async def asgi(
     scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
 ) -> None:
-    """The MCP endpoint as an ASGI 3 application (`uvicorn tool:asgi`). Where a run starts:
-    the program (the generated file's `PROGRAM`) is read here and given to the rest."""
     await _asgi_serve(scope, receive, send, PROGRAM)
 
 
 # ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings(program: Program) -> _Settings:
-    """The endpoint's settings (serving `program`) from the environment: `<TOOL>_MCP_TOKEN` or
-    `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
-    separated by commas; `*` for any host), `<TOOL>_MCP_PATH`."""
     env = os.environ
     prefix = _mcp_env(program)
     named = {
@@ -12816,9 +10944,6 @@ def _asgi_settings(program: Program) -> _Settings:
 
 
 def _asgi_endpoint(program: Program) -> _Endpoint:
-    """The process's endpoint, made by the first request (or at start-up); UsageError when
-    its settings are wrong (every request then answers 500 saying so). On the event loop's
-    thread: no two make it at once."""
     if not _ASGI:
         try:
             settings, debug = _asgi_settings(program), _debugging(False, program)
@@ -12835,15 +10960,10 @@ def _asgi_endpoint(program: Program) -> _Endpoint:
     return found  # type: ignore[no-any-return]
 
 
-#: The pool `_asgi_pool` made, once (`concurrent.futures` costs ~15 ms to import: only an
-#: ASGI server pays it, never `--mcp`, which loads this section too).
 _ASGI_POOL: list[Any] = []
 
 
 def _asgi_pool(name: str) -> Any:
-    """The threads the messages run on: as many as the requests served at once, and a few
-    for those refused (`asyncio`'s default pool has a handful, and a long call holds one).
-    Made on first use, on the event loop's thread."""
     if not _ASGI_POOL:
         from concurrent.futures import ThreadPoolExecutor
 
@@ -12852,11 +10972,6 @@ def _asgi_pool(name: str) -> Any:
 
 
 class _AsgiBase:
-    """What the servers of the endpoint share (`_McpServer(debug, shared)`): no protocol on
-    stdout here, so stdout stays where the ASGI server put it; a call's prints are its own
-    (`_Stdout`), other prints go to stdout as before, and a message no request takes goes
-    nowhere."""
-
     def __init__(self) -> None:
         self.out = os.open(os.devnull, os.O_WRONLY)
         self.stdout = _Stdout(sys.stdout)
@@ -12864,7 +10979,6 @@ class _AsgiBase:
 
 
 def _asgi_make(program: Program, debug: bool, shared: Any = None) -> Any:
-    """One server of the endpoint: a session's or a 2026-07-28 request's."""
     return _McpServer(program, debug, shared)
 
 
@@ -12874,8 +10988,6 @@ async def _asgi_serve(
     send: Callable[..., Any],
     program: Program,
 ) -> None:
-    """Answer one ASGI connection scope: `http` requests, and `lifespan` (the endpoint is
-    made at start-up; at shutdown, the calls still running are cancelled, as on SIGTERM)."""
     import asyncio
 
     loop = asyncio.get_running_loop()
@@ -12949,8 +11061,6 @@ async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "P
 
 
 async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
-    """The request's body, at most `_HTTP_LIMIT` bytes (the ASGI server reads the framing;
-    `Content-Length` may be absent, with chunked encoding); None: the client went away."""
     given = "".join(exchange.header("content-length")[:1]).strip()
     if given.isascii() and given.isdigit() and int(given) > _HTTP_LIMIT:
         return exchange.too_large()
@@ -12975,7 +11085,6 @@ async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes 
 async def _asgi_post(
     endpoint: _Endpoint, exchange: _Exchange, receive: Callable[..., Any], send: Callable[..., Any]
 ) -> None:
-    """A POST: read, routed, run on an executor thread, its messages sent as they come."""
     import asyncio
 
     body = await _asgi_body(exchange, receive)
@@ -13027,8 +11136,6 @@ async def _asgi_post(
 
 
 async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
-    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
@@ -13041,7 +11148,6 @@ async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[b
 async def _asgi_relay(
     exchange: _Exchange, routed: _Routed, queue: Any, send: Callable[..., Any]
 ) -> None:
-    """What the messages write, until they end: each as an event, or the last answer alone."""
     written: list[str | list[str]] = []
     if routed.stream:
         head = [
@@ -13075,12 +11181,10 @@ async def _asgi_relay(
 
 # ---- burgee: loaded on first use: mcp ----
 # -- module: burgee.runtime.agents.surfaces
-#: The roles a prompt message may have.
 _ROLES = ("user", "assistant")
 
 
 def _messages(data: object) -> list[dict[str, Any]]:
-    """A prompt's result as MCP messages: a `str` is one user message."""
     if isinstance(data, str):
         return [{"role": "user", "content": {"type": "text", "text": data}}]
     problem = "a prompt returns a str or a list of {'role': ..., 'content': ...} messages"
@@ -13102,8 +11206,6 @@ def _messages(data: object) -> list[dict[str, Any]]:
 def _get_prompt(
     name: str, arguments: dict[str, Any], context: Context, source: str, agent: bool
 ) -> Any:
-    """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages; for an
-    agent, delivered as a tool's answer is (`_for_agent`)."""
     program = context._program
     command = program.prompts[name]
     call = _Call(arguments, source, context, _Sources(context.command, program))
@@ -13120,15 +11222,10 @@ def _get_prompt(
 
 
 def _for_agent(data: object, command: _Command, program: Program) -> Any:
-    """A prompt's or a resource's data as an agent may read it: through `_deliver`, like every
-    tool answer (secrets out, control tokens neutralised), never cut: a client asked for this
-    prompt or resource as a whole, and its shape has no room for a `meta.truncated`."""
     return _deliver(_success(data), command, program, agent=True, limit=0)["data"]
 
 
 def _match(uri: str, program: Program) -> tuple[str, dict[str, str]] | None:
-    """The resource of `program` `uri` names, and its placeholders' values: a fixed URI first, then
-    each template in file order (a placeholder's value is not empty and has no `/`)."""
     if uri in program.resources and "{" not in uri:
         return uri, {}
     for template in program.resources:
@@ -13159,7 +11256,6 @@ def _match(uri: str, program: Program) -> tuple[str, dict[str, str]] | None:
 
 
 def _contents(uri: str, mime: str | None, data: object) -> dict[str, Any]:
-    """One `resources/read` content: text, a base64 blob for bytes, or JSON text for data."""
     if isinstance(data, (bytes, bytearray)):
         import base64
 
@@ -13171,8 +11267,6 @@ def _contents(uri: str, mime: str | None, data: object) -> dict[str, Any]:
 
 
 def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | None:
-    """`resources/read` and `mytool resource URI`: the contents, or None for an unknown URI;
-    text and data delivered for an agent as a tool's answer is (`_for_agent`)."""
     program = context._program
     found = _match(uri, program)
     if found is None:
@@ -13205,8 +11299,6 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
 
 
 def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
-    """A failed prompt or resource as a JSON-RPC error: bad input is -32602, the rest -32603;
-    `data` is the tool's failure envelope."""
     failure = _as_error(error, server.debug, server.program)
     code = -32602 if isinstance(failure, UsageError) else -32603
     envelope = _deliver(_failure_envelope(failure, True), None, server.program, agent=True)
@@ -13214,8 +11306,6 @@ def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
 
 
 def _answered(work: Callable[[], _T], server: _McpServer) -> _T:
-    """What a prompt or a resource answers; every failure is a JSON-RPC error, a handler's own
-    KeyboardInterrupt too (a real Ctrl-C, recorded in `_SIGINTS`, stops the server)."""
     try:
         return work()
     except KeyboardInterrupt as error:
@@ -13227,7 +11317,6 @@ def _answered(work: Callable[[], _T], server: _McpServer) -> _T:
 
 
 def _unknown_prompt(name: object, program: Program) -> UsageError:
-    """The error of a prompt the program does not have, on the command line and over MCP."""
     return UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(program.prompts)}")
 
 
@@ -13282,14 +11371,10 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     return server.dumps(result)
 
 
-#: The most values one `completion/complete` answer may hold.
 _MCP_MOST_VALUES = 100
 
 
 def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    """`completion/complete`: the values a prompt's argument or a resource template's
-    placeholder may take that start with what is typed: its choices, then what its `complete=`
-    function offers (called as TAB calls it, `complete._offered`)."""
     program = server.program
     ref, argument = params.get("ref"), params.get("argument")
     if not isinstance(ref, dict) or not isinstance(argument, dict):
@@ -13340,7 +11425,6 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
 
 
 def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    """`logging/setLevel`: send `ctx.log` messages of this level and above (legacy era)."""
     if modern:
         raise _McpError(-32601, "Method not found: logging/setLevel (removed in 2026-07-28)")
     level = params.get("level")
@@ -13351,7 +11435,6 @@ def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], moder
 
 
 def _prompt_cli(invocation: _Invocation) -> object:
-    """`mytool prompt`: list the prompts; `mytool prompt NAME [--ARG VALUE ...]`: its messages."""
     program = invocation.program
     rest = invocation.rest[1:]
     if rest[:1] and rest[0] in HELP_FLAGS:
@@ -13398,7 +11481,6 @@ def _prompt_cli(invocation: _Invocation) -> object:
 
 
 def _resource_cli(invocation: _Invocation) -> object:
-    """`mytool resource`: list the resources and templates; `mytool resource URI`: read it."""
     program = invocation.program
     rest = invocation.rest[1:]
     if rest[:1] and rest[0] in HELP_FLAGS:
@@ -13444,8 +11526,6 @@ def _resource_cli(invocation: _Invocation) -> object:
 
 
 def _surface_help(name: str, usage: str, description: str, *texts: str) -> object:
-    """`prompt --help`, `resource --help` (of the tool `name`): usage, what it does, and what there
-    is to name."""
     lines = [f"usage: {name} {usage}", "", description]
     for kind, entries in _entries(texts).items():
         if entries:
@@ -13456,7 +11536,6 @@ def _surface_help(name: str, usage: str, description: str, *texts: str) -> objec
 
 
 def _listing(invocation: _Invocation, what: str, *texts: str) -> object:
-    """Every prompt, or every resource and template: JSON data, or one line each."""
     import json
 
     data: dict[str, Any] = {}
@@ -13473,8 +11552,6 @@ def _listing(invocation: _Invocation, what: str, *texts: str) -> object:
 
 
 def _entries(texts: tuple[str, ...]) -> dict[str, list[tuple[str, str]]]:
-    """Each list of the documents (prompts, resources, templates): every entry as its name (or
-    URI, or URI template) and the first line of its description."""
     import json
 
     found: dict[str, list[tuple[str, str]]] = {}
@@ -13496,7 +11573,6 @@ def _entries(texts: tuple[str, ...]) -> dict[str, list[tuple[str, str]]]:
 # ---- burgee: loaded on first use: argparse ----
 # -- module: burgee.runtime.commandline.cli_help
 def _exit_codes(program: Program) -> str:
-    """The root help's table of exit codes, from `program`'s error kinds and outcomes."""
     rows = sorted(
         {**_builtin_errors(program), **program.errors, **program.outcomes}.items(),
         key=lambda item: item[1][0],
@@ -13508,8 +11584,6 @@ def _exit_codes(program: Program) -> str:
 
 
 def _group_help(group: str, program: Program) -> str:
-    """Help for `program` or one of its groups: what it does and what it contains, then its
-    flags, compactly (as Click and Typer lead with the commands)."""
     prog = f"{program.name} {group}".strip()
     description = program.group_help.get(group, "") if group else program.description
     rows = []
@@ -13538,9 +11612,6 @@ def _group_help(group: str, program: Program) -> str:
 
 
 def _shared_help(group: str, program: Program) -> str:
-    """The options the commands under `group` of `program` share (`SHARED`: the program's and its
-    groups' `options=`), as the first of those commands' help shows them: given before the command
-    (here) or after it."""
     scopes = [scope for scope in program.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
     spellings = {spelling for scope in scopes for spelling in program.shared[scope]}
     commands = [
@@ -13569,10 +11640,6 @@ def _shared_help(group: str, program: Program) -> str:
 
 
 def _wrap(text: str, width: int, indent: str = "") -> list[str]:
-    """The words of `text` in lines of at most `width` characters, each after the first
-    starting with `indent`; a longer word has a line of its own, never cut (nor at its
-    hyphens: a flag or a path stays whole). textwrap's wrap, without the `re` (and `enum`)
-    it imports, which would cost `--help` a third of its start-up."""
     lines: list[str] = []
     words: list[str] = []
     used = 0
@@ -13589,8 +11656,6 @@ def _wrap(text: str, width: int, indent: str = "") -> list[str]:
 
 
 def _rows(rows: list[tuple[str, str]]) -> str:
-    """Names and what each is, as argparse lays out options: the text from one column on,
-    on the next line after a name too long for the first."""
     column = min(max(len(label) for label, _ in rows), 20) + 4
     width = max(_terminal_width() - column, 20)
     lines = []
@@ -13605,9 +11670,6 @@ def _rows(rows: list[tuple[str, str]]) -> str:
 
 
 def _compact_flags(flags: list[Flag], program: Program, shadowed: tuple[str, ...] = ()) -> str:
-    """The tool-wide flags (of `program`) as help lists them after the commands or options:
-    their spellings only, a line or two for each group (`help flags` explains each); none of
-    `shadowed`."""
     width = _terminal_width()
     lines = [f"tool-wide flags ('{program.name} help flags' explains each):\n"]
     for group, members in grouped(flags):
@@ -13636,13 +11698,10 @@ def _compact_flags(flags: list[Flag], program: Program, shadowed: tuple[str, ...
 
 
 def _short(flag: Flag, program: Program) -> str:
-    """A tool-wide flag's short spelling: its own, or the program's for `--version`
-    (`program(version_short="-V")`)."""
     return flag.short or (program.version_short if flag.name == "--version" else "")
 
 
 def _flags_help(program: Program) -> str:
-    """`PROG help flags`: every tool-wide flag explained, in its group."""
     parser = _new_parser(program, f"{program.name} help flags")
     formatter = parser._get_formatter()
     import textwrap
@@ -13665,8 +11724,6 @@ def _flags_help(program: Program) -> str:
 
 
 def _command_epilog(path: str, command: _Command, program: Program) -> str:
-    """What a command's help shows after its options: its aliases, its examples, and the
-    tool-wide flags that apply to it."""
     parts = []
     aliases = [a.rpartition(" ")[2] for a, p in program.aliases.items() if p == path]
     if aliases:
@@ -13695,8 +11752,6 @@ def _command_epilog(path: str, command: _Command, program: Program) -> str:
 def _tool_flags(
     parser: argparse.ArgumentParser, command: _Command, path: str, program: Program
 ) -> None:
-    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), compactly
-    after its own options, but those its own options take over (`SHADOWS`)."""
     shadowed = program.shadows.get(path, ())
     row = program.commands.get(path)
     required = (
@@ -13730,7 +11785,6 @@ def _tool_flags(
 
 
 def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
-    """One tool-wide flag in a help text (a parser's, or a group's of one)."""
     if not flag.metavar:
         parser.add_argument(*names, action="store_true", help=flag.help)
     elif flag.optional:
@@ -13744,8 +11798,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 
 # -- module: burgee.runtime.commandline.cli
 def _help(invocation: _Invocation) -> object:
-    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
-    `help COMMAND...` (as `COMMAND... --help`)."""
     words = invocation.rest[1:]
     if words == ["flags"]:
         sys.stdout.write(_flags_help(invocation.program))
@@ -13755,7 +11807,6 @@ def _help(invocation: _Invocation) -> object:
 
 
 def run(invocation: _Invocation) -> object:
-    """Find the command in argv, read its input, and run it; return its envelope."""
     program = invocation.program
     described = _describe(invocation)
     if described is not None:
@@ -13804,8 +11855,6 @@ def run(invocation: _Invocation) -> object:
     command = _command(program, path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
-    #: The words before a pass-through argument's (all of them without one): only they
-    #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
     if command.yes:
         yes, head = _take_yes(rest[:own])
@@ -13914,9 +11963,6 @@ def run(invocation: _Invocation) -> object:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the tool with `argv` (default: the command line); return the exit code. Where a
-    run starts: the one place the program (the generated file's `PROGRAM`) is read from the
-    module; the rest of the run is given it."""
     program = PROGRAM
     if argv is None:
         _freeze()
@@ -13939,10 +11985,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _freeze() -> None:
-    """Move every object made so far out of the garbage collector's sight, when the tool runs
-    as the program (not imported into another): the code's functions, classes and tables live
-    as long as the process, and each full collection, the one at exit among them, would walk
-    them all (a tenth of a 500-command tool's run)."""
     import gc
 
     freeze = getattr(gc, "freeze", None)  # NOTE: CPython only
@@ -13952,8 +11994,6 @@ def _freeze() -> None:
 
 # ---- burgee: loaded on first use: invoke ----
 class Invoked:
-    """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
-
     def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
         self.exit_code = exit_code
         self.stdout = stdout
@@ -13961,8 +12001,6 @@ class Invoked:
 
     @property
     def envelope(self) -> Any:
-        """The JSON envelope: stdout's under `--json`, else a failure's (the last line of
-        stderr); None when there is none (text output)."""
         import json
 
         for text in (self.stdout.strip(), self.stderr.strip().rpartition("\n")[2]):
@@ -13980,12 +12018,6 @@ class Invoked:
 
 
 def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None) -> Invoked:
-    """Run the tool in this process, as `tool ARGV...` would, for tests: stdin is `input`,
-    `env` is added to the environment, and stdout, stderr and the exit code are captured
-    (`--help` and `--batch` included). Each call starts as a new process would (no config file
-    read, no secret seen) and leaves the process as it found it: environment, working
-    directory, signal handlers. Subprocess tests stay for what only a process shows (signals,
-    file descriptors, a terminal)."""
     import _signal  # type: ignore[import-not-found, unused-ignore]
     import io
 
@@ -14019,13 +12051,10 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
-#: What one run fills in the runtime's modules: the config files read, the secrets seen, an
-#: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
 _PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
-    """Give each of `_PER_RUN` the contents of its own in `contents`, and nothing else."""
     for index, held in enumerate(_PER_RUN):
         held.clear()
         if isinstance(held, dict):
@@ -14038,15 +12067,11 @@ def _refill(contents: list[Any]) -> None:
 
 
 def _output_file(invocation: _Invocation) -> str | None:
-    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
-    without it (never a file named `-`)."""
     path: str | None = invocation.asked.get("--output-file")
     return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
-    """`--output-file PATH` that could not be written, refused before the handler runs: a
-    usage error says nothing ran, and a handler with side effects must not have run."""
     folder = os.path.dirname(os.path.abspath(path))
     problem = ""
     if os.path.isdir(path):
@@ -14060,9 +12085,6 @@ def _writable(path: str) -> None:
 
 
 def _write_answer(data: object, output_file: str | None, program: Program) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
-    or embedded resource as `media._write_media` says (a program whose commands return some:
-    `program.media`)."""
     media = _MediaRow(program.media)
     text = media.write(data, output_file, sys.stdout, program.name) if media else None
     if text is None and output_file is not None:
@@ -14079,9 +12101,6 @@ def _write_answer(data: object, output_file: str | None, program: Program) -> No
 
 
 def _no_stdin() -> None:
-    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
-    find the end of input at once), the null device on descriptor 0, so no file the tool opens
-    is taken for stdin there (nor by a child process)."""
     import io
 
     try:
@@ -14165,7 +12184,6 @@ def _main(args: list[str], program: Program) -> int:
 
 
 def _version(program: Program) -> dict[str, str]:
-    """`--version --json`: the tool, its version, and the Python it needs."""
     return {
         "name": program.name,
         "version": _installed_version(program),
@@ -14174,8 +12192,6 @@ def _version(program: Program) -> dict[str, str]:
 
 
 def _installed_version(program: Program) -> str:
-    """The version `--version` shows: the installed distribution's (read from its metadata
-    only here, never on the way to a command), else the one `burgee gen` wrote."""
     if program.distribution:
         from importlib import metadata
 
@@ -14188,8 +12204,6 @@ def _installed_version(program: Program) -> str:
 
 # ---- burgee: loaded on first use: batch ----
 def _batch(invocation: _Invocation) -> int:
-    """`--batch [FILE]`: every line of FILE (or stdin) is one call; a batch with a failed call
-    ends with its error on stderr (stdout has only the calls' lines, `--json` or not)."""
     try:
         return _batch_calls(invocation)
     except _BatchFailed as error:
@@ -14227,8 +12241,6 @@ class _Stopped(CommandError):
 def _warn_deprecated(
     path: str, command: _Command, raw: dict[str, Any], source: str, name: str
 ) -> None:
-    """A line on stderr for a deprecated command, and for each deprecated option given (by
-    its flag, or its key in `--json` input); never in the envelope on stdout."""
     used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
     for key, flag, reason in command.deprecated_flags:
         if key in raw:
@@ -14240,9 +12252,6 @@ def _warn_deprecated(
 
 
 def _warn_unused_answers(context: Context) -> None:
-    """A line on stderr for each `--answer` no question of the call asked for, once it ran
-    (a mistyped name, or a question this run did not ask): which questions a handler asks
-    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
     for name in context._answers:
         if name not in context._asked:
             asked = sorted(context._asked)
@@ -14381,7 +12390,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
 
 
 def _complete_values(words: list[str], program: Program) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
+    # NOTE: no option of this tool has `complete=` values to offer.
     return []
 
 
@@ -14426,7 +12435,8 @@ PROGRAM = Program(
 
 
 def _tables() -> None:
-    """The tables are defined: their section has run."""
+    # NOTE: the tables are defined: their section has run.
+    return
 
 
 # ---- burgee: end of tables ----
