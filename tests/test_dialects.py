@@ -8,7 +8,8 @@ own parser (Click's `make_context`, for a Typer app the Click command Typer buil
 through the tool (in-process), compared as tests/test_ported.py compares ported CLIs (`Port`:
 the same values after `_plain`, or both refuse, or both show help). `KNOWN` lists the lines
 that still differ, each with its reason, and the test requires them still to differ.
-The apps: Typer: mcp's `mcp` (MIT), cruft, bbdc-cli; Click: yamlfix, skills-ref, towncrier.
+The apps: Typer: mcp's `mcp` (MIT), cruft, bbdc-cli; Click: yamlfix, skills-ref, towncrier,
+cookiecutter, uvicorn.
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ APPS = {
             "--bogus a.yaml", "-c", "a.yaml -c", "--env-prefix", "--version",
             "--check --check a.yaml", "-vc c.yaml a.yaml", "-cc.yaml a.yaml",
             "--config-file=c.yaml a.yaml", "--env-prefix= a.yaml", "a.yaml -e",
-            "-", "- a.yaml", "--version a.yaml",
+            "-", "- a.yaml", "--version a.yaml", "a.yaml --version", "--version --bogus",
+            "--version -c c.yaml a.yaml", "--version -c",
         ),
     ),
     "towncrier": App(
@@ -159,7 +161,8 @@ APPS = {
             "create 1.feature --section s", "create 1.feature --sub-issue 2",
             "create 1.feature --sub-issue -1", "create 1.feature --sub-issue x",
             "create a b", "create --dir src --config c.toml 1.bugfix", "nope",
-            "--name p", "-- build", "build --help",
+            "--name p", "-- build", "build --help", "--version build", "--version nope",
+            "--version --draft", "build --version 2 --draft",
         ),
         commands_in=("build.py", "check.py", "create.py"),
     ),
@@ -180,6 +183,47 @@ APPS = {
             "validate ''", "to-prompt ''",
         ),
     ),
+    "cookiecutter": App(
+        "cookiecutter",
+        "cookiecutter.cli",
+        lambda module: module.main,
+        "cookiecutter",
+        (
+            "", "--help", "-h", "-V", "--version", "t", "t a=1 b=2", "t a", "t --no-input",
+            "t -c dev", "t --checkout=dev", "t --directory sub", "t -v", "t --verbose",
+            "t --replay", "t --replay-file a", "t -f", "t -s", "t -o out", "t --output-dir out",
+            "t --config-file c.yaml", "t --default-config", "t --debug-file a",
+            "t --accept-hooks ask", "t --accept-hooks maybe", "-l", "--list-installed",
+            "t --keep-project-on-failure", "t --bogus", "t -c", "t -- -x", "t -fsv", "t -o",
+            "--version t", "t x=1 -o out y=2", "t ''", "t ==", "t -h",
+        ),
+    ),
+    "uvicorn": App(
+        "uvicorn",
+        "uvicorn.main",
+        lambda module: module.main,
+        "uvicorn",
+        (
+            "", "--help", "--version", "app:app", "app:app --host 0.0.0.0 --port 9000",
+            "app:app --port x", "app:app --uds /tmp/s", "app:app --fd 3",
+            "app:app --reload --reload-dir src --reload-dir sub", "app:app --reload-dir missing",
+            "app:app --reload-include '*.py' --reload-exclude x", "app:app --reload-delay 0.5",
+            "app:app --workers 4", "app:app --loop asyncio", "app:app --http h11",
+            "app:app --ws none --ws-max-size 10", "app:app --ws-per-message-deflate false",
+            "app:app --ws-per-message-deflate maybe", "app:app --lifespan on",
+            "app:app --lifespan nope", "app:app --interface wsgi", "app:app --env-file a",
+            "app:app --env-file missing", "app:app --log-level debug",
+            "app:app --log-level loud", "app:app --no-access-log --use-colors",
+            "app:app --no-use-colors", "app:app --no-proxy-headers --forwarded-allow-ips '*'",
+            "app:app --limit-max-requests-jitter -1", "app:app --limit-max-requests-jitter 3",
+            "app:app --ssl-version 2 --ssl-cert-reqs 1", "app:app --header A:1 --header B:2",
+            "app:app --header bad", "app:app --app-dir src --factory",
+            "app:app --h11-max-incomplete-event-size 100", "UVICORN_APP=app:app",
+            "UVICORN_PORT=9 app:app", "UVICORN_PORT=x app:app", "app:app --bogus",
+            "app:app extra", "app:app --timeout-graceful-shutdown 3 --reset-contextvars",
+            "--version app:app",
+        ),
+    ),
 }  # fmt: skip
 
 #: The words drawn lines give as values; each is a file in the folder the lines run in, so a
@@ -190,9 +234,9 @@ FILES = (
     "server.py", ".env", "skill/SKILL.md", "a", "A=1", "sse", "x y", "1", "extra", "ctx.json",
     "c.yaml", "a.yaml", "b.yaml",
 )  # fmt: skip
-#: Options drawn lines leave out, with the reason (`KNOWN` has lines for each): Click's
-#: --version answers whatever follows it, the tool's refuses a command's words after it.
-UNDRAWN = {"yamlfix": ("version",)}
+#: Options drawn lines leave out, by app, with the reason (none now: yamlfix's --version,
+#: which Click answers wherever it is in a line that parses, is the tool's too).
+UNDRAWN: dict[str, tuple[str, ...]] = {}
 FOLDERS = ("src", "skill", "out", "sub")
 
 # fmt: off
@@ -200,17 +244,15 @@ FOLDERS = ("src", "skill", "out", "sub")
 KNOWN: dict[str, dict[str, str]] = {
     "mcp": {},
     "bbdc": {},
-    "towncrier": {
-        "--version": "the tool gives a line naming no command to the default one, build, whose"
-        " own --version option then wants a value; Click's group reads its eager --version"
-        " (version_option()) first",
-    },
+    "towncrier": {},
     "cruft": {},
-    "yamlfix": {
-        "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
-        " tool flag among a command's words",
-    },
+    "yamlfix": {},
     "skills_ref": {},
+    "cookiecutter": {},
+    "uvicorn": {
+        "UVICORN_APP=app:app": "the tool reads no env var for an argument (envvar= on APP, gen"
+        " warns): the line without APP is refused",
+    },
 }
 # fmt: on
 
@@ -1404,3 +1446,181 @@ def test_a_root_commands_own_o_and_a_flag_spelled_with_underscores(tmp_path: Pat
         "-o", "intro -o", "-o intro", "show intro --open-page", "show -o", "build --strict",
         "show --license_url x", "--license_url x intro", "show --license-url x", "build",
     ))  # fmt: skip
+
+
+#: A Click program whose own module imports names the generated module defines (cookiecutter's
+#: `from click import Context, Parameter` under `TYPE_CHECKING`, another at the top level).
+CLASHING_IMPORTS = '''\
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+from click import Context as Context
+
+if TYPE_CHECKING:
+    from click import Parameter
+    from click import Context
+
+
+def _upper(ctx: Context, param: Parameter, value: str) -> str:
+    return value.upper()
+
+
+@click.command()
+@click.option("--name", callback=_upper, default="ada")
+def cli(name):
+    """Greet."""
+    click.echo(f"{name} {Context.__name__}")
+'''
+
+
+def test_a_click_apps_import_of_a_name_the_tool_defines_is_renamed(tmp_path: Path) -> None:
+    """An app's own `from click import Context` (top level, or under `TYPE_CHECKING`) is
+    renamed in the app's code, as a bundled module's is: gen no longer refuses it, and the name
+    still means click's `Context` in the body."""
+    tool = generate(tmp_path, CLASHING_IMPORTS, "app.py")
+    answer = run(tool, "--name", "bo")
+    assert (answer.code, answer.out) == (0, "BO Context\n"), answer
+
+
+#: uvicorn's ways of saying what a static reading can still know: a Choice bound to a name
+#: first, of a dict's keys; a default of a standard-library constant; a bool that takes a
+#: value (`type=bool`, Click's BOOL).
+NAMED_TYPES = """\
+import logging
+import ssl
+
+import click
+
+LEVELS = {"info": logging.INFO, "debug": logging.DEBUG, "trace": 5}
+LEVEL_CHOICES = click.Choice(list(LEVELS.keys()))
+MODES = click.Choice(sorted(LEVELS))
+
+
+@click.command(context_settings={"auto_envvar_prefix": "SRV"})
+@click.option("--level", type=LEVEL_CHOICES, default=None)
+@click.option("--mode", type=MODES, default="info")
+@click.option("--cert", type=int, default=int(ssl.CERT_REQUIRED))
+@click.option("--deflate", type=bool, default=True)
+@click.option("--strict", type=click.BOOL, default=None)
+def cli(level, mode, cert, deflate, strict):
+    return {"level": level, "mode": mode, "cert": cert, "deflate": deflate, "strict": strict}
+"""
+
+
+def test_named_choices_stdlib_constants_and_a_bool_that_takes_a_value(tmp_path: Path) -> None:
+    port = _port(tmp_path, NAMED_TYPES, "srv")
+    lines = (
+        "", "--level debug", "--level trace", "--level nope", "--mode trace", "--mode x",
+        "--cert 1", "--deflate false", "--deflate 0", "--deflate TRUE", "--deflate ' off '",
+        "--deflate maybe", "--deflate", "--deflate=no --strict yes", "--strict n",
+        "SRV_DEFLATE=off", "SRV_DEFLATE=bogus", "SRV_STRICT=1 --strict f",
+    )  # fmt: skip
+    assert not _disagree(port, lines)
+
+
+#: fastapi-cli's `--version`: a callback that is not eager, on the app's callback.
+LATE_VERSION = '''\
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer()
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print("9.9")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=version_callback)] = None,
+    loud: bool = False,
+) -> None:
+    """Serve."""
+
+
+@app.command()
+def serve(port: int = 1) -> dict:
+    """Serve it."""
+    return {"port": port}
+
+
+@app.command()
+def stop() -> dict:
+    """Stop it."""
+    return {}
+'''
+
+
+def test_a_version_callback_that_is_not_eager_is_the_tools_version(tmp_path: Path) -> None:
+    port = _port(tmp_path, LATE_VERSION, "late", typer_app=True)
+    lines = ("--version", "--loud --version", "--version serve", "serve --port 2", "--loud stop")
+    assert not _disagree(port, lines)
+    program = read_program(LATE_VERSION, str(tmp_path / "late.py"))
+    assert [p.name for p in program.commands[0].params] == ["port", "loud"]
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "says"),
+    [
+        (  # NOTE: fastapi-cli: the app's callback and `dev` both declare --verbose
+            "import typer\n\napp = typer.Typer()\n\n@app.callback()\n"
+            "def main(verbose: bool = False):\n    pass\n\n@app.command()\n"
+            "def dev(verbose: bool = False):\n    pass\n\n@app.command()\ndef run():\n    pass\n",
+            10,
+            "Click gives each its own value",
+        ),
+        (  # NOTE: scriv: a decorator of its own wraps the command in a function of its own
+            "import functools\n\nimport click\n\n\ndef scriv_command(func):\n"
+            "    @functools.wraps(func)\n    def _wrapped(*args, **kwargs):\n        try:\n"
+            "            func(*args, **kwargs)\n        except ValueError as exc:\n"
+            "            raise SystemExit(str(exc))\n\n    return _wrapped\n\n\n"
+            "@click.command()\n@scriv_command\ndef collect():\n    pass\n",
+            18,
+            "put the options it adds on the command as @click.option",
+        ),
+    ],
+    ids=["group-and-command-option", "custom-decorator"],
+)
+def test_what_the_tool_cannot_mean_the_same_by_is_refused_at_its_line(
+    tmp_path: Path, source: str, line: int, says: str
+) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    found = [(d.span.line, d.message) for d in raised.value.diagnostics]
+    assert [n for n, _ in found] == [line] and says in found[0][1], found
+
+
+def test_an_import_under_type_checking_needs_no_framework(tmp_path: Path) -> None:
+    """cookiecutter's `if TYPE_CHECKING: from click import Context, Parameter` never runs:
+    the tool's stand-in for click still does (no note that click must be installed)."""
+    source = (
+        "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+        "import click\n\nif TYPE_CHECKING:\n    from click import Context, Parameter\n\n\n"
+        "def _check(ctx: Context, param: Parameter, value: str) -> str:\n    return value\n\n\n"
+        "@click.command()\n@click.option('--name', callback=_check, default='a')\n"
+        "def cli(name):\n    click.echo(name)\n"
+    )
+    program = read_program(source, str(tmp_path / "app.py"))
+    assert not [w.message for w in program.warnings if "stand-in" in w.message]
+
+
+def test_an_option_of_a_value_named_version_with_a_callback_is_the_commands(
+    tmp_path: Path,
+) -> None:
+    """A `--version` that takes a value and has a callback, not eager, is the command's own
+    option (only an eager one, or a flag, is read as the tool's --version)."""
+    source = (
+        "import click\n\n\ndef _check(ctx, param, value):\n    return value\n\n\n"
+        "@click.group()\ndef cli():\n    pass\n\n\n@cli.command()\n"
+        "@click.option('--version', callback=_check, default=None)\n"
+        "def build(version):\n    return {'version': version}\n"
+    )
+    port = _port(tmp_path, source, "vbuild")
+    assert not _disagree(port, ("build --version 1.0", "build", "build --version"))

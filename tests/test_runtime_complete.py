@@ -258,6 +258,14 @@ def test_values_start_with_what_was_typed() -> None:
     assert _candidates(["store", "pick", "--size", "x"], TOOL) == []
 
 
+def test_a_double_dash_before_the_command_still_names_it() -> None:
+    """`tool -- store pick --size <TAB>`: a group's `--` ends its own options, and the words
+    after it still name the command (as argv reads them: `argv._Invocation`)."""
+    assert _candidates(["--", "store", "pick", "--size", "m"], TOOL) == ["medium"]
+    assert _candidates(["store", "--", "pick", "--size", "m"], TOOL) == ["medium"]
+    assert _candidates(["--", "load", ""], TOOL) == _candidates(["load", ""], TOOL) != []
+
+
 def test_a_flag_with_equals_completes_its_value() -> None:
     assert _candidates(["store", "pick", "--size=m"], TOOL) == ["medium"]
     assert _candidates(["store", "pick", "x", "--size=sm"], TOOL) == ["small"]

@@ -78,6 +78,14 @@ def test_a_group_without_its_command_is_a_usage_error_after_its_help(
     assert kitchen.run("store", "--help").code == 0
 
 
+def test_a_lone_double_dash_is_a_missing_command(kitchen: InProcessTool) -> None:
+    """`tool --` and `tool store --`: nothing follows the end of the options, so no command
+    is named (Click's "Missing command"), not an unknown option `--`."""
+    for argv in (("--",), ("store", "--")):
+        answer = kitchen.run("--json", *argv)
+        assert (answer.code, answer.json()["error"]["message"]) == (2, "missing command"), argv
+
+
 def test_group_help_at_every_level(kitchen: InProcessTool) -> None:
     assert "shelf" in kitchen.run("store", "--help").out
     shelf = kitchen.run("store", "shelf", "-h")

@@ -48,7 +48,10 @@ def frameworks(tree: ast.Module, span: Callable[[ast.AST], SourceSpan]) -> Frame
     modules: dict[str, str] = {}  # local name -> package
     first_beyond: dict[str, tuple[ast.AST, str]] = {}
     used: set[str] = set()
+    checking = _type_checking_only(tree)
     for node in ast.walk(tree):
+        if id(node) in checking:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 root = alias.name.split(".")[0]
@@ -95,6 +98,21 @@ def _beyond(found: dict[str, tuple[ast.AST, str]], root: str, use: tuple[ast.AST
         getattr(noted[0], "col_offset", 0),
     ):
         found[root] = use
+
+
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    """The imports under `if TYPE_CHECKING:` (cookiecutter's `from click import Context`),
+    which never run."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        named = getattr(node.test, "id", None) or getattr(node.test, "attr", None)
+        if named == "TYPE_CHECKING":
+            for statement in node.body:
+                if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                    inside.add(id(statement))
+    return inside
 
 
 def _annotations(tree: ast.Module) -> set[int]:

@@ -135,16 +135,17 @@ def project_version(path: str) -> str | None:
     return version if isinstance(version, str) else None
 
 
-def installed_version(path: str) -> str | None:
-    """The version of the installed distribution whose package holds `path`: its
-    `*.dist-info/METADATA` beside the package's top folder (what Click's `version_option()`
-    with no version reads when the program runs)."""
+def installed_version(path: str, distribution: str | None = None) -> str | None:
+    """The version of the installed distribution whose package holds `path` (or of the one
+    named `distribution`, installed beside it): its `*.dist-info/METADATA` beside the
+    package's top folder (what Click's `version_option()` with no version reads when the
+    program runs, and `importlib.metadata.version(distribution)`)."""
     package = Path(path).resolve().parent
     if not (package / "__init__.py").is_file():
         return None
     while (package.parent / "__init__.py").is_file():
         package = package.parent
-    wanted = _normal(package.name)
+    wanted = _normal(distribution or package.name)
     for info in sorted(package.parent.glob("*.dist-info")):
         if _normal(info.name.split("-", 1)[0]) != wanted:
             continue

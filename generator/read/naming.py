@@ -406,7 +406,7 @@ class NameChecks(Reader):
             if name not in taken:
                 continue
             if isinstance(node, ast.alias):
-                if self._same_import(node, statement):
+                if same_import(node, statement):
                     continue
                 message = (
                     f"{name!r} is defined by the generated module; import it under another name"
@@ -460,28 +460,29 @@ class NameChecks(Reader):
             uris.add(resource.uri)
             names.add(resource.name)
 
-    def _same_import(self, alias: ast.alias, statement: ast.stmt) -> bool:
-        """Imports burgee removes, typing names under their own names, and imports the
-        runtime makes itself bind nothing new."""
-        if isinstance(statement, ast.ImportFrom):
-            module = statement.module or ""
-            if statement.level == 0 and module == "burgee":
-                return True
-            if module in ("typing", "typing_extensions") and alias.asname is None:
-                return True
-            text = f"from {'.' * statement.level}{module} import {alias.name}"
-        else:
-            if alias.name == "burgee" or alias.name.startswith("burgee."):
-                return True
-            if alias.asname is None:
-                # NOTE: `import os.path` binds `os`, the same module the runtime imports.
-                return f"import {alias.name.split('.')[0]}" in RUNTIME_IMPORTS.get(
-                    alias.name.split(".")[0], frozenset()
-                )
-            text = f"import {alias.name}"
-        if alias.asname is not None:
-            text += f" as {alias.asname}"
-        return text in RUNTIME_IMPORTS.get(alias.asname or alias.name, frozenset())
+
+def same_import(alias: ast.alias, statement: ast.stmt) -> bool:
+    """Imports burgee removes, typing names under their own names, and imports the
+    runtime makes itself bind nothing new."""
+    if isinstance(statement, ast.ImportFrom):
+        module = statement.module or ""
+        if statement.level == 0 and module == "burgee":
+            return True
+        if module in ("typing", "typing_extensions") and alias.asname is None:
+            return True
+        text = f"from {'.' * statement.level}{module} import {alias.name}"
+    else:
+        if alias.name == "burgee" or alias.name.startswith("burgee."):
+            return True
+        if alias.asname is None:
+            # NOTE: `import os.path` binds `os`, the same module the runtime imports.
+            return f"import {alias.name.split('.')[0]}" in RUNTIME_IMPORTS.get(
+                alias.name.split(".")[0], frozenset()
+            )
+        text = f"import {alias.name}"
+    if alias.asname is not None:
+        text += f" as {alias.asname}"
+    return text in RUNTIME_IMPORTS.get(alias.asname or alias.name, frozenset())
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, Unreadable, click_name
+from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, click_name
+from burgee.read.dialects.constants import Unreadable
 from burgee.read.dialects.decorators import Factories
 from burgee.read.imports import installed_version
 
@@ -25,6 +26,8 @@ _GROUP_SETTINGS = {
     "context_settings", "invoke_without_command", "no_args_is_help", "default_if_no_args",
     "epilog", "add_help_option", "chain",
 }  # fmt: skip
+#: Click's parameter types a program may bind to a name first (`LEVELS = click.Choice(...)`).
+_TYPES = {"Choice", "Path", "File", "IntRange", "FloatRange", "DateTime", "Tuple"}
 #: The decorators that make a command (or a group) of a function.
 _MAKERS = {"command", "group"}
 
@@ -61,6 +64,8 @@ class ClickReading:
         self.members: dict[str, str] = {}
         #: `verbose = click.option(...)` at the top level: name -> the call.
         self.decorators: dict[str, ast.Call] = {}
+        #: `LEVELS = click.Choice(...)` at the top level (uvicorn's): name -> the type's call.
+        self.types: dict[str, ast.Call] = {}
         #: The app's own decorators that only add options (`@load_extension_option`).
         self.factories = Factories(
             lambda func: self.member(func) in ("option", "argument"), self.decorators
@@ -109,6 +114,14 @@ class ClickReading:
                 and self.member(statement.value.func) in ("option", "argument")
             ):
                 self.decorators[statement.targets[0].id] = statement.value
+            elif (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, ast.Call)
+                and self.member(statement.value.func) in _TYPES
+            ):
+                self.types[statement.targets[0].id] = statement.value
             elif isinstance(statement, ast.Assign):
                 self.factories.read_assign(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -116,6 +129,14 @@ class ClickReading:
                     self.read_function(statement)
             elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
                 self.read_add(statement.value)
+        # NOTE: a type's name bound once only is the type it was made as
+        stored = [
+            n.id
+            for n in ast.walk(self.reading.tree)
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+        ]
+        for name in [n for n in self.types if stored.count(n) > 1]:
+            del self.types[name]
 
     def read_add(self, call: ast.Call) -> None:
         func = call.func
@@ -180,8 +201,10 @@ class ClickReading:
             elif maker is not None or what is not None:
                 self.reading.error(
                     decorator,
-                    "a decorator a static reading cannot follow; burgee reads click's "
-                    "option, argument, pass_context, version_option and command/group",
+                    "a decorator a static reading cannot follow (its code may add options "
+                    "or change how the command runs); burgee reads click's option, argument, "
+                    "pass_context, pass_obj, version_option and command/group: put the options "
+                    "it adds on the command as @click.option, and its other work in the body",
                 )
         if maker is None:
             return
@@ -311,17 +334,43 @@ class ClickReading:
         param.is_flag = bool(off)
         param.required = argument
         keywords = {k.arg: k.value for k in call.keywords if k.arg}
-        if not argument and reading.is_version(keywords, flags):
+        given = keywords.get("is_flag")
+        flag = isinstance(given, ast.Constant) and given.value is True
+        if not argument and reading.is_version(keywords, flags, flag):
             return None
         for key, value in keywords.items():
             if not self.read_keyword(param, key, value, keywords):
                 return None
         if param.is_flag and param.default is None:
             param.default = "False"
+        if (
+            param.type == "bool"
+            and not (param.is_flag or param.count)
+            and not self.value_bool(param)
+        ):
+            return None
         if param.argument and param.nargs == -1 and "required" not in keywords:
             param.required = False
         reading.settle_flags(param)
         return param
+
+    def value_bool(self, param: Param) -> bool:
+        """A bool option that takes a value (`--deflate false`, uvicorn's `type=bool`): text,
+        made a bool first in the command's body, as Click's BOOL converts it; False, after an
+        error at its place, where that cannot be."""
+        if param.argument or param.multiple or param.nargs != 1:
+            self.reading.error(
+                param.node,
+                f"{param.name}: a bool that takes a value, as an argument or repeated, is not "
+                "supported: make it a flag (is_flag=True or --x/--no-x)",
+            )
+            return False
+        param.bool_value = True
+        param.type = "str"
+        param.default = {"True": "'true'", "False": "'false'"}.get(
+            param.default or "", param.default
+        )
+        return True
 
     def read_keyword(
         self, param: Param, key: str, value: ast.expr, keywords: dict[str, ast.expr]
@@ -363,7 +412,7 @@ class ClickReading:
         elif key == "metavar":
             param.metavar = reading.text_of(value, "metavar=")
         elif key == "envvar":
-            envvar = reading.envvar_of(value)
+            envvar = reading.envvar_of(value, param.argument)
             if envvar is None:
                 return False
             param.envvar = envvar
@@ -415,14 +464,14 @@ class ClickReading:
 
     def read_type(self, param: Param, node: ast.expr) -> None:
         reading = self.reading
+        if isinstance(node, ast.Name) and node.id in self.types:
+            self.read_type(param, self.types[node.id])  # NOTE: read where it was made
+            return
         name = self.member(node) if not isinstance(node, ast.Call) else self.member(node.func)
         if isinstance(node, ast.Name) and node.id in SCALARS and name is None:
             param.type = SCALARS[node.id]
         elif name in SCALARS and not isinstance(node, ast.Call):
             param.type = SCALARS[name]
-            if name == "BOOL":
-                reading.error(node, "a bool option that takes a value (type=click.BOOL) is not "
-                              "supported: make it a flag (is_flag=True or --x/--no-x)")  # fmt: skip
         elif isinstance(node, ast.Call) and name == "Choice":
             try:
                 choices = reading.fold(node.args[0]) if node.args else ()

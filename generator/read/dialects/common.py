@@ -1,24 +1,19 @@
-"""What the Click and Typer readers share: one reading of a parameter (`Param`, Typer's markers
-and Click's decorators both land on it: Typer is built on Click), of a command and a group, the
-constant folding of `help=`/`envvar=`, and the rewrite of the file into burgee's own dialect,
-line by line traced back to where it was written (`Rewrite`).
-
-The one reading of a parameter both land on (`Param`), constant folding of
-`help=`/`envvar=`/defaults (`Reading.fold`), a flag's spellings settled (`settle_flags`), the
-eager `--version` callback (`is_version`), and the text edits with their lines' origins
-(`Rewrite`).
+"""What the Click and Typer readers share: the one reading of a parameter both land on
+(`Param`: Typer's markers and Click's decorators alike, Typer being built on Click), the
+problems found (`Reading`, whose `fold` is `constants.py`'s), a flag's spellings settled
+(`settle_flags`), the eager `--version` callback (`is_version`), and the text edits with their
+lines' origins (`Rewrite`), the file rewritten into burgee's own dialect line by line traced
+back to where it was written.
 """
 
 from __future__ import annotations
 
 import ast
-import operator
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.reserved import SHADOWABLE_FLAGS
+from burgee.read.dialects.constants import Constants, Unreadable
 from burgee.read.source import Text
 
 #: What a command of a program burgee did not write is taken to do to the world: the worst,
@@ -30,26 +25,11 @@ BURGEE = "_burgee"
 TYPING_NAMES = "from typing import Annotated as _Annotated, Literal as _Literal\n"
 
 
-#: The arithmetic a constant may be written with (`10 * 1024 * 1024`); a power's exponent is
-#: kept small, so folding never builds a huge number.
-_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], object]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Pow: operator.pow,
-}
-
-
 #: `click.Path`'s checks (Typer's markers take them too), by the names burgee's markers take.
 PATH_CHECKS = (
     "exists", "file_okay", "dir_okay", "readable", "writable", "executable", "resolve_path",
     "allow_dash",
 )  # fmt: skip
-
-
-class Unreadable(Exception):
-    """A value that is not known before the program runs."""
 
 
 @dataclass
@@ -88,6 +68,10 @@ class Param:
     path: dict[str, object] = field(default_factory=dict)
     #: Click's `callback=` as written: run after parsing, first in the command's body.
     callback: str | None = None
+    #: A bool that takes a value (`type=bool`, `click.BOOL`, `default=True` without
+    #: `is_flag`): read as text, made a bool first in the command's body as Click's BOOL
+    #: makes it (`program._prologue`).
+    bool_value: bool = False
     #: `Choice(case_sensitive=False)` (Typer's `case_sensitive=False`): a choice in any case.
     case_sensitive: bool = True
     #: A file's mode (`click.File("w")`, Typer's `FileTextWrite`): `r`, `w`, `a` or `x` (the
@@ -120,20 +104,14 @@ class Reading:
         self.tree = tree
         self.place = place
         self.diagnostics: list[Diagnostic] = []
-        self.constants: dict[str, object] = {}
+        #: The module-level names whose values are known (`constants.py`).
+        self.constants = Constants(tree, place.path)
         #: The short spelling of the version option (`-V` of `version_option("-V",
         #: "--version")` or an eager `-V/--version` callback): `program(version_short=)`.
         self.version_short = ""
-        for statement in tree.body:
-            if (
-                isinstance(statement, ast.Assign)
-                and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name)
-            ):
-                try:
-                    self.constants[statement.targets[0].id] = self.fold(statement.value)
-                except Unreadable:
-                    continue
+        #: Whether a `--version` option's callback is read as the tool's `--version`: its
+        #: version is then the installed distribution's, unless the program says one.
+        self.version_callback = False
 
     def span(self, node: ast.AST) -> SourceSpan:
         line: int = node.lineno  # type: ignore[attr-defined]
@@ -173,43 +151,8 @@ class Reading:
         return otherwise
 
     def fold(self, node: ast.expr) -> object:
-        """A value known before the program runs: a literal, a module-level constant, and
-        strings joined with `+`, implicit concatenation, or an f-string of such."""
-        if isinstance(node, ast.Constant):
-            return node.value
-        if isinstance(node, ast.Name) and node.id in self.constants:
-            return self.constants[node.id]
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return tuple(self.fold(item) for item in node.elts)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            value = self.fold(node.operand)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return -value
-        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
-            left, right = self.fold(node.left), self.fold(node.right)
-            if isinstance(left, str) and isinstance(right, str) and isinstance(node.op, ast.Add):
-                return left + right
-            numbers = (int, float)
-            if (
-                isinstance(left, numbers)
-                and isinstance(right, numbers)
-                and not isinstance(left, bool)
-                and not isinstance(right, bool)
-                and abs(left) < 2**64
-                and abs(right) < 256
-            ):
-                return _ARITHMETIC[type(node.op)](left, right)
-        if isinstance(node, ast.JoinedStr):
-            parts = []
-            for value in node.values:
-                if isinstance(value, ast.Constant):
-                    parts.append(str(value.value))
-                elif isinstance(value, ast.FormattedValue) and value.format_spec is None:
-                    parts.append(str(self.fold(value.value)))
-                else:
-                    raise Unreadable
-            return "".join(parts)
-        raise Unreadable
+        """A value known before the program runs (`Constants.fold`), or `Unreadable`."""
+        return self.constants.fold(node)
 
     def settle_flags(self, param: Param) -> None:
         """One short flag and every long one, as burgee's options have (`--from-ref`,
@@ -247,21 +190,31 @@ class Reading:
                 )
                 param.flags.remove("-h")
 
-    def is_version(self, keywords: dict[str, ast.expr], flags: list[str]) -> bool:
-        """The eager `--version` option whose callback prints the version and stops: the
-        tool's own `--version` does that."""
+    def is_version(self, keywords: dict[str, ast.expr], flags: list[str], flag: bool) -> bool:
+        """The `--version` option whose callback prints the version and stops: the tool's own
+        `--version` does that. Click reads an eager one first; one not eager (fastapi-cli's)
+        after the options given before it, so there a bad value given first is the answer
+        (a warning says so); one not eager must be a flag (`flag`: an option of a value
+        named `--version`, towncrier's `build --version 1.0`, is the command's own)."""
         try:
             eager = self.fold(keywords["is_eager"]) if "is_eager" in keywords else False
         except Unreadable:
             eager = False
-        if not ("callback" in keywords and eager and "--version" in flags):
+        if not ("callback" in keywords and "--version" in flags and (eager or flag)):
             return False
         others = self.version_flags(flags)
         note = f" ({', '.join(others)} is not read: give --version)" if others else ""
+        if not eager:
+            note += (
+                "; it is not eager, so Click reads the options given before it first (a bad "
+                "value there is its answer), the tool answers --version"
+            )
         self.warn(
             keywords["callback"],
-            f"an eager --version callback: read as the tool's own --version{note}",
+            f"{'an eager' if eager else 'a'} --version callback: read as the tool's own "
+            f"--version{note}",
         )
+        self.version_callback = True
         return True
 
     def version_flags(self, flags: list[str]) -> list[str]:
@@ -286,9 +239,19 @@ class Reading:
         param.path[key] = value
         return True
 
-    def envvar_of(self, node: ast.expr) -> tuple[str, ...] | None:
+    def envvar_of(self, node: ast.expr, argument: bool = False) -> tuple[str, ...] | None:
         """`envvar=` folded: its name, or its names in order (Click reads the first one set);
-        None, after an error at its place, when they are not known before the program runs."""
+        None, after an error at its place, when they are not known before the program runs.
+        An argument's (uvicorn's `APP`) is left out with a warning: a tool's arguments come
+        from the command line only, so a line that leaves it out is refused, never read
+        otherwise."""
+        if argument:
+            self.warn(
+                node,
+                "envvar= of an argument is not read: the tool's arguments are given on the "
+                "command line (a line without it is refused)",
+            )
+            return ()
         try:
             folded = self.fold(node)
         except Unreadable:

@@ -12,9 +12,16 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from burgee.model.reserved import RUNTIME_NAMES
+from burgee.model.reserved import RUNTIME_IMPORTS, RUNTIME_NAMES
 from burgee.read.dialects.click import CONTEXT, ClickReading, Found
-from burgee.read.dialects.common import Param, Reading, Rewrite, auto_env, auto_env_prefix
+from burgee.read.dialects.common import (
+    BURGEE,
+    Param,
+    Reading,
+    Rewrite,
+    auto_env,
+    auto_env_prefix,
+)
 from burgee.read.dialects.emit import (
     GroupOut,
     command_decorator,
@@ -25,7 +32,8 @@ from burgee.read.dialects.emit import (
     parameter_span,
     shared_alias,
 )
-from burgee.read.imports import _is_main_block
+from burgee.read.imports import _is_main_block, installed_version
+from burgee.read.naming import same_import
 
 #: What of a command's decorator burgee's `@command` says too.
 _COMMAND_OPTIONS = ("hidden", "deprecated", "short_help")
@@ -138,10 +146,17 @@ def _click_parents(click: ClickReading) -> dict[str, str | None]:
 
 
 def _no_group_callbacks(click: ClickReading) -> None:
-    """A group's option with a callback is an error: it runs code while parsing."""
+    """A group's option with a callback is an error: it runs code while parsing; so is one
+    that is a bool taking a value (made one in a command's body, which a group has not)."""
     for item in click.found.values():
         for param in item.params if item.group else []:
-            if param.callback:
+            if param.bool_value:
+                click.reading.error(
+                    param.node,
+                    f"{param.name}: a group's bool option that takes a value is not supported: "
+                    "make it a flag (is_flag=True or --x/--no-x)",
+                )
+            elif param.callback:
                 click.reading.error(
                     param.node,
                     "a callback on a group's option runs code while parsing, which a static "
@@ -194,6 +209,12 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
     """The commands' decorators and parameters, and the head with the program and groups."""
     if reading.version_short:
         layout.program["version_short"] = reading.version_short
+    if reading.version_callback and not layout.program.get("version"):
+        # NOTE: what the callback prints is code's; the installed distribution's is the
+        # version it prints in the apps seen (uvicorn's `uvicorn.__version__`)
+        found = installed_version(reading.place.path)
+        if found:
+            layout.program["version"] = found
     groups = {g.path: g for g in layout.groups.values()}
     for item, where, root in layout.commands:
         group = groups.get(where) if where else None
@@ -216,7 +237,9 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
                 reading.error(
                     item.node,
                     f"command {item.name} has a parameter {clash.name}, as an option of its "
-                    "group's has (given before the command): rename one of them",
+                    "group's has: Click gives each its own value, but a group's option is each "
+                    "of its commands' own option too in the tool (given before the command or "
+                    "after it), so the two would be one: rename one of them",
                 )
         added = [
             f"{p.name}: {alias}" + ("" if default(p) is None else f" = {default(p)}")
@@ -252,7 +275,8 @@ def _prologue(
     ]
     found = [(f[0], f[1], below) for f, below in along if f and not _empty(f[0].node)]
     checks = [p for p in item.params if p.callback]
-    if not found and item.obj is None and not checks:
+    bools = [p for p in item.params if p.bool_value]
+    if not found and item.obj is None and not checks and not bools:
         return None
 
     def lines(context: str) -> list[str]:
@@ -269,6 +293,8 @@ def _prologue(
                 args.insert(0, f"{callback.context}={context}")
             call = f"{name}({', '.join(args)})"
             out.append(f"await {call}" if isinstance(callback.node, ast.AsyncFunctionDef) else call)
+        for param in bools:
+            out += _bool_of_text(param)
         if checks:
             # NOTE: Click's order: the group's function, then the command's parameters, each
             # callback given the context (`ctx.params`: the values), the parameter, the value
@@ -290,6 +316,27 @@ def _prologue(
         return out
 
     return lines
+
+
+#: The words Click's BOOL reads (after `strip().lower()`).
+_BOOL_WORDS = {
+    **dict.fromkeys(("1", "true", "t", "yes", "y", "on"), True),
+    **dict.fromkeys(("0", "false", "f", "no", "n", "off"), False),
+}
+
+
+def _bool_of_text(param: Param) -> list[str]:
+    """A bool that takes a value, made one from its text as Click's BOOL makes it: a word
+    it does not read is a usage error naming the option."""
+    name = param.name
+    flag = (param.flags or [f"--{name}"])[-1]
+    return [
+        f"if isinstance({name}, str):",
+        f"    {name} = {_BOOL_WORDS!r}.get({name}.strip().lower(), {name})",
+        f"if isinstance({name}, str):",
+        f"    raise {BURGEE}.BadParameter(f'{{{name}!r}} is not a valid boolean', "
+        f"param_hint={flag!r})",
+    ]
 
 
 def _help_and_prologue(reading: Reading, rewrite: Rewrite, item: Found, lines: list[str]) -> None:
@@ -351,15 +398,26 @@ def remove_decorators(
 def rename_clashes(reading: Reading, rewrite: Rewrite) -> None:
     """A top-level function named as one of the generated module's own names (`main`, `run`)
     is renamed with a trailing underscore, and every use of it with it: the whole program is
-    one module by now, and a command's name is written out in its decorator."""
+    one module by now, and a command's name is written out in its decorator. So is a name the
+    module's own imports bind (`from click import Context`, under `TYPE_CHECKING` too), as the
+    bundler renames a bundled module's (`read/imports.py`), unless a function binds the name
+    for itself (then burgee's check says to import it under another name)."""
     clashing = {
         s.name
         for s in reading.tree.body
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in RUNTIME_NAMES
     }
-    if not clashing:
+    aliases = _module_imports(reading.tree)
+    local = _bound_in_functions(reading.tree)
+    imported = {a.asname or a.name.split(".")[0] for a in aliases} - local - clashing
+    if not clashing and not imported:
         return
     text = reading.text
+    for alias in aliases:
+        bound = alias.asname or alias.name.split(".")[0]
+        if bound in imported and "." not in alias.name and not rewrite.covers(alias):
+            rewrite.replace(alias, f"{alias.name} as {bound}_")
+    clashing |= imported
     for statement in reading.tree.body:
         if _is_main_block(statement):
             continue
@@ -372,6 +430,45 @@ def rename_clashes(reading: Reading, rewrite: Rewrite) -> None:
                     rewrite.replace_span(at, at + len(node.name), node.name + "_")
             elif isinstance(node, ast.Name) and node.id in clashing and not rewrite.covers(node):
                 rewrite.replace(node, node.id + "_")
+
+
+def _module_imports(tree: ast.Module) -> list[ast.alias]:
+    """The names the module's own scope imports that the generated module binds otherwise,
+    in blocks too (`if TYPE_CHECKING:`, `try:`)."""
+    taken = RUNTIME_NAMES | set(RUNTIME_IMPORTS)
+    found: list[ast.alias] = []
+    queue: list[ast.AST] = list(tree.body)
+    while queue:
+        node = queue.pop(0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found += [
+                a
+                for a in node.names
+                if (a.asname or a.name.split(".")[0]) in taken
+                and a.name != "*"
+                and not same_import(a, node)
+            ]
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            queue += [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt)]
+    return found
+
+
+def _bound_in_functions(tree: ast.Module) -> set[str]:
+    """The names a function, class or lambda binds for itself (a parameter, an assignment, an
+    import, a class attribute): renaming the module's name of that spelling there would change
+    what they mean."""
+    found: set[str] = set()
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        for node in ast.walk(scope):
+            if isinstance(node, ast.arg):
+                found.add(node.arg)
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                found.add(node.id)
+            elif isinstance(node, ast.alias):
+                found.add(node.asname or node.name.split(".")[0])
+    return found
 
 
 def _docstring(node: ast.AST) -> str:
@@ -406,10 +503,11 @@ def drop_declarations(reading: Reading, rewrite: Rewrite, method: str) -> None:
 
 
 def _drop_option_helpers(reading: Reading, rewrite: Rewrite, click: ClickReading) -> None:
-    """`verbose = click.option(...)`, a tuple of options and the app's decorators that only add
-    options, once the commands' decorators naming them are gone and nothing else names them:
-    the options are the tool's now, and the code would import click on every start."""
-    helpers = {*click.decorators, *click.factories.tuples, *click.factories.found}
+    """`verbose = click.option(...)`, a tuple of options, the app's decorators that only add
+    options and its types bound to names (`LEVELS = click.Choice(...)`), once the commands'
+    decorators naming them are gone and nothing else names them: the options are the tool's
+    now, and the code would import click on every start."""
+    helpers = {*click.decorators, *click.factories.tuples, *click.factories.found, *click.types}
     statements = {
         _bound_name(statement): statement
         for statement in reading.tree.body

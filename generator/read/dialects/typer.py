@@ -15,11 +15,11 @@ from burgee.read.dialects.common import (
     Param,
     Reading,
     Rewrite,
-    Unreadable,
     auto_env,
     auto_env_prefix,
     flag_word,
 )
+from burgee.read.dialects.constants import Unreadable
 from burgee.read.dialects.emit import GroupOut, parameter_span, plain_list
 from burgee.read.dialects.program import (
     Layout,
@@ -268,7 +268,8 @@ class TyperReading:
                 if slash and second.strip():
                     param.off.append(second.strip())
             keywords = {k.arg: k.value for k in marker.keywords if k.arg}
-            if reading.is_version(keywords, param.flags or [flag_word(param.name)]):
+            flag = "bool" in (param.annotation or "")
+            if reading.is_version(keywords, param.flags or [flag_word(param.name)], flag):
                 return None
             if not self.read_keywords(param, marker):
                 return None
@@ -294,7 +295,7 @@ class TyperReading:
             elif key == "metavar":
                 param.metavar = reading.text_of(value, "metavar=")
             elif key == "envvar":
-                envvar = reading.envvar_of(value)
+                envvar = reading.envvar_of(value, param.argument)
                 if envvar is None:
                     return False
                 param.envvar = envvar
@@ -473,7 +474,7 @@ def _enum_members(tree: ast.Module, name: str) -> list[tuple[str, object]]:
         }
         if not bases & {"Enum", "StrEnum", "IntEnum"}:
             return []
-        members = []
+        members: list[tuple[str, object]] = []
         for item in statement.body:
             if (
                 isinstance(item, ast.Assign)

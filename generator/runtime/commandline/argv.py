@@ -1,7 +1,7 @@
 # burgee: joins tail 200
 # burgee: section argparse
 # burgee: always: _arguments_at _find _hoisted _named _passing _read_json_input _take_yes
-# burgee: always: _tool_flag _unrelated
+# burgee: always: _tool_flag _unrelated _version_answers
 """The command line: the tool-wide flags taken out of argv, and the command found in the rest.
 
 `_Invocation` (of this program, or another given, as `burgee gen` gives the examples check's;
@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.commandline.argv_parser import _new_parser
 from burgee.runtime.commandline.shells import _TOOL_WORDS
 from burgee.runtime.core.context import _secret
 from burgee.runtime.core.errors import UsageError
@@ -74,6 +75,9 @@ class _Invocation:
         self.json_input: str | None = None
         self.debug = False
         self.version = False
+        #: `--version` given before any word of a command (`tool --version build`): the
+        #: version is the answer, whatever follows, as Click's group and argparse read it.
+        self.version_first = False
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
@@ -130,7 +134,12 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _tool_flag(name, program)
+            worded = any(word[:1] != "-" for word in self.rest)
+            flag = _tool_flag(name, program)
+            if name in shadowed and not (beside and not worded and flag and flag.dest == "version"):
+                # NOTE: a root command beside others takes a tool flag over once the line
+                # reaches it, but --version before any word is the tool's, as -h is help there
+                flag = None
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -170,6 +179,7 @@ class _Invocation:
                 elif has_value and not flag.metavar:
                     raise UsageError(f"{name} takes no value")
                 self._take(flag, value)
+                self.version_first = self.version_first or (flag.dest == "version" and not worded)
             except UsageError as error:
                 self.problem = self.problem or error
         self.problem = self.problem or _unrelated(given, self.rest)
@@ -200,6 +210,45 @@ class _Invocation:
             setattr(self, flag.dest, read)
         else:
             self.asked[flag.name] = value
+
+
+def _version_answers(rest: list[str], program: Program) -> bool:
+    """Whether the tool's `--version` in a line that names a command (or reaches the root one)
+    is the answer, as Click reads an eager `--version` once the words before it parse. A
+    group's, given before any word (`--version_first`), is read before its command is looked
+    up (`tool --version build x`, `tool --version nope`); an unknown option before the first
+    word is the group's error, but where a root command beside the others takes it
+    (click-default-group's group ignores unknown options). A program's only command's, in any
+    place, once every option of the line is one of its own, with its value (`yamlfix a.yaml
+    --version`; `--version --bogus` is a usage error)."""
+    if program.root_mode != "alone":
+        first = rest[0] if rest else ""
+        return program.root_mode in ("words", "flags") or first[:1] != "-" or first == "-"
+    path = program.root
+    command = _command(program, path)
+    if command is None:
+        return False
+    parser = _new_parser(program, program.name)
+    command.build(parser)
+    actions = parser._option_string_actions
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-" or word == "-":
+            continue
+        name, has_value, _ = word.partition("=")
+        found = actions.get(name)
+        if found is None and name[:2] != "--" and len(name) > 2:
+            found, has_value = actions.get(name[:2]), "="  # NOTE: `-Xvalue`, `-fsv`
+        if found is None:
+            return False
+        takes = found.nargs if isinstance(found.nargs, int) else int(found.nargs in (None, "+"))
+        if takes and not has_value:
+            index += takes
+    return index <= len(rest)
 
 
 def _reaches_root(tokens: list[str], program: Program) -> bool:

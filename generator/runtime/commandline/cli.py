@@ -44,6 +44,7 @@ from burgee.runtime.commandline.argv import (
     _keep_argv_secrets,
     _read_json_input,
     _take_yes,
+    _version_answers,
 )
 from burgee.runtime.commandline.argv_parser import _closest_flag, _new_parser
 from burgee.runtime.commandline.batch import _BatchFailed, _run_batch
@@ -128,8 +129,13 @@ def run(invocation: _Invocation) -> object:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
+        first = invocation.version_first and program.root_mode != "alone"
+        if first and _version_answers(invocation.rest, program):
+            return _success(_version(program))  # NOTE: before the command is looked up
         path, rest = _find(invocation.rest, program)
     if invocation.version and path:
+        if program.root_mode == "alone" and _version_answers(invocation.rest, program):
+            return _success(_version(program))
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
             hint=_run_hint("--version", program.name),
@@ -137,6 +143,8 @@ def run(invocation: _Invocation) -> object:
     if path in program.groups:
         if invocation.version:
             return _success(_version(program))
+        if rest == ["--"]:
+            rest = []  # NOTE: the options end, and no command follows: it is missing
         if rest and rest[0] not in HELP_FLAGS:
             hint = _closest_flag(rest[:1], [], program, root=not path)
             raise UsageError(

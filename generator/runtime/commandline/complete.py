@@ -132,6 +132,13 @@ def _candidates(words: list[str], program: Program) -> list[str]:
             following = before[index + 1] if index + 1 < len(before) else partial
             index += 2 if not has_value and tool_flag.takes(following) else 1
             continue
+        if token == "--" and index + 1 < len(before):
+            # NOTE: a group's `--` ends its own options; the word after it still names the
+            # command, as argv reads it (`argv._Invocation`)
+            after = f"{node} {before[index + 1]}".lstrip()
+            if program.aliases.get(after, after) in (*program.commands, *program.groups):
+                index += 1
+                continue
         child = f"{node} {token}".lstrip()
         child = program.aliases.get(child, child)
         if token.startswith("-") or (child not in program.commands and child not in program.groups):

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 974: the first handler from handlers.py
 #     line 1032: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11989: the tables (commands, groups, errors, result shapes)
+#     line 12034: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -7084,6 +7084,7 @@ class _Invocation:
         self.json_input: str | None = None
         self.debug = False
         self.version = False
+        self.version_first = False
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
@@ -7131,7 +7132,12 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _tool_flag(name, program)
+            worded = any(word[:1] != "-" for word in self.rest)
+            flag = _tool_flag(name, program)
+            if name in shadowed and not (beside and not worded and flag and flag.dest == "version"):
+                # NOTE: a root command beside others takes a tool flag over once the line
+                # reaches it, but --version before any word is the tool's, as -h is help there
+                flag = None
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -7171,6 +7177,7 @@ class _Invocation:
                 elif has_value and not flag.metavar:
                     raise UsageError(f"{name} takes no value")
                 self._take(flag, value)
+                self.version_first = self.version_first or (flag.dest == "version" and not worded)
             except UsageError as error:
                 self.problem = self.problem or error
         self.problem = self.problem or _unrelated(given, self.rest)
@@ -7199,6 +7206,37 @@ class _Invocation:
             setattr(self, flag.dest, read)
         else:
             self.asked[flag.name] = value
+
+
+def _version_answers(rest: list[str], program: Program) -> bool:
+    if program.root_mode != "alone":
+        first = rest[0] if rest else ""
+        return program.root_mode in ("words", "flags") or first[:1] != "-" or first == "-"
+    path = program.root
+    command = _command(program, path)
+    if command is None:
+        return False
+    parser = _new_parser(program, program.name)
+    command.build(parser)
+    actions = parser._option_string_actions
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-" or word == "-":
+            continue
+        name, has_value, _ = word.partition("=")
+        found = actions.get(name)
+        if found is None and name[:2] != "--" and len(name) > 2:
+            found, has_value = actions.get(name[:2]), "="  # NOTE: `-Xvalue`, `-fsv`
+        if found is None:
+            return False
+        takes = found.nargs if isinstance(found.nargs, int) else int(found.nargs in (None, "+"))
+        if takes and not has_value:
+            index += takes
+    return index <= len(rest)
 
 
 # ---- burgee: loaded on first use: argparse ----
@@ -11551,8 +11589,13 @@ def run(invocation: _Invocation) -> object:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
+        first = invocation.version_first and program.root_mode != "alone"
+        if first and _version_answers(invocation.rest, program):
+            return _success(_version(program))  # NOTE: before the command is looked up
         path, rest = _find(invocation.rest, program)
     if invocation.version and path:
+        if program.root_mode == "alone" and _version_answers(invocation.rest, program):
+            return _success(_version(program))
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
             hint=_run_hint("--version", program.name),
@@ -11560,6 +11603,8 @@ def run(invocation: _Invocation) -> object:
     if path in program.groups:
         if invocation.version:
             return _success(_version(program))
+        if rest == ["--"]:
+            rest = []  # NOTE: the options end, and no command follows: it is missing
         if rest and rest[0] not in HELP_FLAGS:
             hint = _closest_flag(rest[:1], [], program, root=not path)
             raise UsageError(
