@@ -286,8 +286,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "rows data.db dogs -c=name": "Click reads -c=name as the value '=name'; burgee as name",
         "tables data.db --json": "the tool's own flags (--json, -o, --schema, ...) are on every"
         " command",
-        "--version data.db": "Click's --version answers whatever follows; burgee refuses a tool"
-        " flag among a command's words",
     },
     "twine": {
         "upload --no-color dist/a": "a shared option may follow the command too (as the"
@@ -304,8 +302,6 @@ KNOWN: dict[str, dict[str, str]] = {
         " reads --strict as its flag",
         "upload --json dist/a": "the tool's own flags (--json, -o, --schema, ...) are on every"
         " command",
-        "--version upload": "argparse's version action answers whatever follows; burgee refuses"
-        " a tool flag before a command",
     },
 }
 # fmt: on

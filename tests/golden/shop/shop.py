@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1039: the first handler from handlers.py
 #     line 1104: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12078: the tables (commands, groups, errors, result shapes)
+#     line 12083: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -11645,25 +11645,7 @@ def run(invocation: _Invocation) -> object:
             hint=_run_hint("--version", program.name),
         )
     if path in program.groups:
-        if invocation.version:
-            return _success(_version(program))
-        if rest == ["--"]:
-            rest = []  # NOTE: the options end, and no command follows: it is missing
-        if rest and rest[0] not in HELP_FLAGS:
-            hint = _closest_flag(rest[:1], [], program, root=not path)
-            raise UsageError(
-                f"unknown option {rest[0]!r}",
-                hint=hint or f"{_run_hint('--help', program.name)} for usage",
-            )
-        if not rest:
-            # NOTE: a usage error, as Click's: a script that left out the command must see it
-            # fail, whichever mode it runs in; a person gets the help first, on stderr.
-            if not invocation.json:
-                sys.stderr.write(_group_help(path, program))
-            children = ", ".join(name for name, _ in program.groups[path])
-            raise UsageError("missing command", hint=f"commands: {children}")
-        sys.stdout.write(_group_help(path, program))
-        return _PRINTED
+        return _at_group(invocation, path, rest)
     command = _command(program, path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
@@ -11772,6 +11754,29 @@ def run(invocation: _Invocation) -> object:
             _QUIET.stop()
     invocation.rest = [*path.split(), "--help"]
     return run(invocation)
+
+
+def _at_group(invocation: _Invocation, path: str, rest: list[str]) -> object:
+    program = invocation.program
+    if invocation.version:
+        return _success(_version(program))
+    if rest == ["--"]:
+        rest = []  # NOTE: the options end, and no command follows: it is missing
+    if rest and rest[0] not in HELP_FLAGS:
+        hint = _closest_flag(rest[:1], [], program, root=not path)
+        raise UsageError(
+            f"unknown option {rest[0]!r}",
+            hint=hint or f"{_run_hint('--help', program.name)} for usage",
+        )
+    if not rest:
+        # NOTE: a usage error, as Click's: a script that left out the command must see it
+        # fail, whichever mode it runs in; a person gets the help first, on stderr.
+        if not invocation.json:
+            sys.stderr.write(_group_help(path, program))
+        children = ", ".join(name for name, _ in program.groups[path])
+        raise UsageError("missing command", hint=f"commands: {children}")
+    sys.stdout.write(_group_help(path, program))
+    return _PRINTED
 
 
 def main(argv: Sequence[str] | None = None) -> int:
