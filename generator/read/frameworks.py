@@ -104,7 +104,9 @@ def _type_checking_only(tree: ast.Module) -> set[int]:
     """The imports under `if TYPE_CHECKING:` (cookiecutter's `from click import Context`),
     which never run."""
     inside: set[int] = set()
-    for node in ast.walk(tree):
+    # NOTE: the module's own blocks (where such imports are): walking every node of a
+    # 1,000-command file cost `gen` a tenth of a second
+    for node in tree.body:
         if not isinstance(node, ast.If):
             continue
         named = getattr(node.test, "id", None) or getattr(node.test, "attr", None)
