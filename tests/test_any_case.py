@@ -7,9 +7,7 @@ Also Click's help markers in a docstring (`\\b`, `\\f`), read as Click reads the
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +48,7 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[click.Command, Any]:
     out = folder / "paint_tool.py"
     made = burgee_in_process("gen", str(app), "-o", str(out))
     assert made.returncode == 0, made.stderr
-    spec = importlib.util.spec_from_file_location("any_case_click_app", app)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = import_tool(app, "any_case_click_app")
     return module.paint, import_tool(out, "any_case_paint_tool")
 
 

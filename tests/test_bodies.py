@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import burgee_in_process, generate, in_process, run
+from tests.helpers import burgee_in_process, generate, import_tool, in_process, run
 
 CLICKY = '''\
 """Bodies written for Click."""
@@ -489,14 +489,9 @@ def test_ctx_invoke_runs_another_command_as_click_does(
     """`ctx.invoke(query, path=...)`: the other command's function with the values given, its
     own defaults for the rest, and the context where it takes one (Click's output, word for
     word)."""
-    import importlib.util  # noqa: PLC0415
-
     app = tmp_path / "invoking.py"
     app.write_text(INVOKING, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("bodies_invoking", app)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_tool(app, "bodies_invoking")
     module.cli.main(line, standalone_mode=False)
     clicks = capsys.readouterr().out
     made = burgee_in_process("gen", str(app), "-o", str(tmp_path / "tool.py"))

@@ -5,10 +5,8 @@ then needs no click). Each line means the same to Click's own parser and to the 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
-import sys
 from typing import Any
 
 import click
@@ -117,11 +115,7 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[click.Group, Any, st
     app.write_text(APP, encoding="utf-8")
     done = burgee_in_process("gen", str(app), "-o", str(folder / "db_tool.py"))
     assert done.returncode == 0, done.stderr
-    spec = importlib.util.spec_from_file_location("click_decorators_app", app)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = import_tool(app, "click_decorators_app")
     tool = import_tool(folder / "db_tool.py", "click_decorators_tool")
     return module.cli, tool, (folder / "db_tool.py").read_text(encoding="utf-8")
 

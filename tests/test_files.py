@@ -6,9 +6,7 @@ through Click's own parser and through the tool."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -215,11 +213,7 @@ def cat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[click.Command,
     made = burgee_in_process("gen", str(app), "-o", str(tmp_path / "cat_tool.py"))
     assert made.returncode == 0, made.stderr
     assert "click.File" not in made.stderr  # NOTE: read as it is, no warning left
-    spec = importlib.util.spec_from_file_location("files_cat_app", app)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = import_tool(app, "files_cat_app")
     return module.cat, import_tool(tmp_path / "cat_tool.py", "files_cat_tool")
 
 
