@@ -17,6 +17,7 @@ from typing import Any, Literal, NoReturn, TypeVar, overload
 
 # NOTE: re-exported (`burgee.Image`, ...): the runtime's classes, not copies of them.
 from burgee.runtime.answers.media_items import Audio, EmbeddedResource, Image
+from burgee.runtime.core.context import _with_context
 from burgee.runtime.core.errors import BUILTIN_ERRORS
 
 Effects = Literal[
@@ -354,11 +355,7 @@ class Context:
     def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         """Run another command's function from this one (Click's `ctx.invoke`): with the
         values given, its own defaults for the rest, and this context where it takes one."""
-        for name, kind in getattr(callback, "__annotations__", {}).items():
-            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
-            if named.rpartition(".")[2] == "Context" and name not in kwargs:
-                kwargs[name] = self
-        return callback(*args, **kwargs)
+        return callback(*args, **_with_context(callback, self, kwargs))
 
     def ensure_object(self, kind: type[_T]) -> _T:
         """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 981: the first handler from handlers.py
 #     line 1093: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11865: the tables (commands, groups, errors, result shapes)
+#     line 11871: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -1715,6 +1715,16 @@ def _failure(error: CommandError) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.context
+def _with_context(
+    callback: Callable[..., Any], context: object, kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    for name, kind in getattr(callback, "__annotations__", {}).items():
+        named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+        if named.rpartition(".")[2] == "Context" and name not in kwargs:
+            kwargs[name] = context
+    return kwargs
+
+
 _SECRETS: dict[str, str] = {}
 
 
@@ -1876,11 +1886,7 @@ class Context:
         raise _Aborted("Aborted!")
 
     def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
-        for name, kind in getattr(callback, "__annotations__", {}).items():
-            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
-            if named.rpartition(".")[2] == "Context" and name not in kwargs:
-                kwargs[name] = self
-        return callback(*args, **kwargs)
+        return callback(*args, **_with_context(callback, self, kwargs))
 
     def ensure_object(self, kind: type[_F]) -> _F:
         if not isinstance(self.obj, kind):

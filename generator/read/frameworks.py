@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
+from burgee.read.runtime_use import is_type_checking
 from burgee.runtime.execution.frameworks import STAND_INS
 
 #: What each stand-in offers: its public names, and those of the namespaces it holds
@@ -109,8 +110,7 @@ def _type_checking_only(tree: ast.Module) -> set[int]:
     for node in tree.body:
         if not isinstance(node, ast.If):
             continue
-        named = getattr(node.test, "id", None) or getattr(node.test, "attr", None)
-        if named == "TYPE_CHECKING":
+        if is_type_checking(node.test):
             for statement in node.body:
                 if isinstance(statement, (ast.Import, ast.ImportFrom)):
                     inside.add(id(statement))

@@ -21,6 +21,7 @@ from typing import Any
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.reserved import RUNTIME_IMPORTS, RUNTIME_NAMES
+from burgee.read.runtime_use import is_type_checking
 from burgee.read.source import check, decode, nested_imports
 from burgee.read.source import tree as parsed
 
@@ -755,7 +756,7 @@ def _stored(statement: ast.stmt) -> set[str]:
 
 def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
     """The blocks of statements a compound statement runs at the module's level."""
-    if isinstance(statement, ast.If) and _is_type_checking(statement.test):
+    if isinstance(statement, ast.If) and is_type_checking(statement.test):
         return [statement.orelse]
     found = [
         getattr(statement, field)
@@ -774,18 +775,12 @@ def _deferred_lines(tree: ast.Module) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
-        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+        elif isinstance(node, ast.If) and is_type_checking(node.test):
             body = node.body
         else:
             continue
         lines.update(range(body[0].lineno, (body[-1].end_lineno or body[-1].lineno) + 1))
     return lines
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    """`TYPE_CHECKING`, `typing.TYPE_CHECKING`, `t.TYPE_CHECKING`: true for type checkers only."""
-    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
-    return name == "TYPE_CHECKING"
 
 
 def _assembled(

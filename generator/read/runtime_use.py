@@ -175,7 +175,7 @@ def _evaluated_children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of `node` that run, its unevaluated annotations left out."""
     if type(node) is ast.arg:
         return []  # NOTE: a parameter is its name and its annotation, which never runs
-    if type(node) is ast.If and _type_checking(node.test):
+    if type(node) is ast.If and is_type_checking(node.test):
         return [node.test, *node.orelse]  # NOTE: its body is for type checkers alone
     read = isinstance(node, ast.ClassDef) and not _annotations_never_read(node)
     returns = node.returns if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
@@ -194,7 +194,7 @@ def _evaluated_children(node: ast.AST) -> list[ast.AST]:
     return children
 
 
-def _type_checking(test: ast.expr) -> bool:
+def is_type_checking(test: ast.expr) -> bool:
     """`TYPE_CHECKING` or `typing.TYPE_CHECKING`: false whenever the tool runs."""
     if isinstance(test, ast.Attribute):
         return test.attr == "TYPE_CHECKING"

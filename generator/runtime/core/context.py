@@ -57,6 +57,18 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 
+def _with_context(
+    callback: Callable[..., Any], context: object, kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """`kwargs` with `context` for each parameter of `callback` annotated as a Context that
+    they do not give (`Context.invoke`, and the authoring API's)."""
+    for name, kind in getattr(callback, "__annotations__", {}).items():
+        named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+        if named.rpartition(".")[2] == "Context" and name not in kwargs:
+            kwargs[name] = context
+    return kwargs
+
+
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
 #: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
 #: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
@@ -285,11 +297,7 @@ class Context:
     def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
         """Run another command's function from this one (Click's `ctx.invoke`): with the
         values given, its own defaults for the rest, and this context where it takes one."""
-        for name, kind in getattr(callback, "__annotations__", {}).items():
-            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
-            if named.rpartition(".")[2] == "Context" and name not in kwargs:
-                kwargs[name] = self
-        return callback(*args, **kwargs)
+        return callback(*args, **_with_context(callback, self, kwargs))
 
     def ensure_object(self, kind: type[_F]) -> _F:
         """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 996: the first handler from handlers.py
 #     line 1108: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12270: the tables (commands, groups, errors, result shapes)
+#     line 12276: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -1728,6 +1728,16 @@ def _failure(error: CommandError) -> dict[str, Any]:
 
 
 # -- module: burgee.runtime.core.context
+def _with_context(
+    callback: Callable[..., Any], context: object, kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    for name, kind in getattr(callback, "__annotations__", {}).items():
+        named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+        if named.rpartition(".")[2] == "Context" and name not in kwargs:
+            kwargs[name] = context
+    return kwargs
+
+
 _SECRETS: dict[str, str] = {}
 
 
@@ -1889,11 +1899,7 @@ class Context:
         raise _Aborted("Aborted!")
 
     def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
-        for name, kind in getattr(callback, "__annotations__", {}).items():
-            named = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
-            if named.rpartition(".")[2] == "Context" and name not in kwargs:
-                kwargs[name] = self
-        return callback(*args, **kwargs)
+        return callback(*args, **_with_context(callback, self, kwargs))
 
     def ensure_object(self, kind: type[_F]) -> _F:
         if not isinstance(self.obj, kind):
