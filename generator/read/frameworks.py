@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.read.runtime_use import is_type_checking
+from burgee.read.source import imports
+from burgee.read.source import tree as parsed
 from burgee.runtime.execution.frameworks import STAND_INS
 
 #: What each stand-in offers: its public names, and those of the namespaces it holds
@@ -42,15 +44,16 @@ class Frameworks:
     notes: tuple[Diagnostic, ...] = ()
 
 
-def frameworks(tree: ast.Module, span: Callable[[ast.AST], SourceSpan]) -> Frameworks:
+def frameworks(source: str, span: Callable[[ast.AST], SourceSpan]) -> Frameworks:
     """Which of `click` and `typer` the handlers import, and which the stand-in can replace:
     a package whose every use is `import X` then `X.NAME` (`X.NAME.INNER` into a namespace of
     the stand-in's), or `from X import NAME`, with NAME the stand-in's."""
     modules: dict[str, str] = {}  # local name -> package
     first_beyond: dict[str, tuple[ast.AST, str]] = {}
     used: set[str] = set()
+    tree = parsed(source)
     checking = _type_checking_only(tree)
-    for node in ast.walk(tree):
+    for node in imports(source):
         if id(node) in checking:
             continue
         if isinstance(node, ast.Import):

@@ -353,7 +353,7 @@ def _read(
     minor, newer = needed_minor(source, path)
     if newer is not None:
         newer = newer.model_copy(update={"span": bundled.place(newer.span)})
-    used = frameworks(reader.tree, reader.span)
+    used = frameworks(reader.original, reader.span)
     third_party, dependencies, warnings = _packages(
         reader, bundled, stripped, used, path, newer=newer, program_name=program_name
     )

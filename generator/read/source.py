@@ -9,7 +9,8 @@
 - `tree()`: the `ast` tree every step reads, parsed once; `Text`: the file's lines, to turn
   ast's places (UTF-8 byte columns) into characters and take a node's text as written;
   `statements_with()`: the top-level statements whose text holds a word, the only ones a walk
-  looking for it need enter; `nested_imports()`: the imports inside other statements.
+  looking for it need enter; `nested_imports()`: the imports inside other statements;
+  `imports()`: every import, without walking the statements that name none.
 """
 
 from __future__ import annotations
@@ -394,3 +395,10 @@ def nested_imports(source: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
             found.append(node)
         queue.extend(ast.iter_child_nodes(node))
     return tuple(found)
+
+
+def imports(source: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """Every import statement of the file, in the order `ast.walk` of the whole tree finds
+    them: the top level's, then `nested_imports`."""
+    top = tuple(node for node in tree(source).body if isinstance(node, ast.Import | ast.ImportFrom))
+    return top + nested_imports(source)

@@ -19,6 +19,8 @@ from burgee.read.dialects.click import ClickReading
 from burgee.read.dialects.common import Placer, Reading, Rewrite
 from burgee.read.dialects.program import write_click
 from burgee.read.dialects.typer import write_typer
+from burgee.read.source import imports
+from burgee.read.source import tree as parsed
 
 DIALECTS = ("burgee", "typer", "click")
 
@@ -35,11 +37,11 @@ class Translated:
     dropped: set[str] = field(default_factory=set)
 
 
-def dialect_of(tree: ast.Module) -> str:
+def dialect_of(source: str) -> str:
     """Which dialect a file is written in: burgee's when it imports burgee, else Typer's or
     Click's when it imports one of them."""
     modules = set()
-    for node in ast.walk(tree):
+    for node in imports(source):
         if isinstance(node, ast.Import):
             modules |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -54,10 +56,10 @@ def dialect_of(tree: ast.Module) -> str:
 
 def translate(source: str, path: str, origins: list[tuple[str, int]] | None) -> Translated | None:
     """A Typer or Click program in burgee's dialect; None for one in burgee's already."""
-    tree = ast.parse(source)
-    dialect = dialect_of(tree)
+    dialect = dialect_of(source)
     if dialect == "burgee":
         return None
+    tree = parsed(source)
     place = Placer(path, origins)
     reading = Reading(source, tree, place)
     rewrite = Rewrite(reading.text)
