@@ -302,6 +302,28 @@ def test_closing_brackets_in_strings_and_comments_do_not_hide_deep_nesting(
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "suspect"),
+    [
+        ("x = " + "([{" * 34 + "}])" * 34 + "\n", True),
+        (")]}" * 200 + "\nx = " + "(" * 101 + ")" * 101 + "\n", True),
+        ("x = " + "[(" * 60 + "\ny = 1\n", True),
+        ("x = " + "(" * 40 + ")" * 40 + "\n" * 3 + "y = " + "[" * 40 + "]" * 40 + "\n", False),
+        ('x = ")))" + ' + "(" * 45 + "1" + ")" * 45 + "  # ((((\n", False),
+    ],
+    ids=["mixed", "after-stray-closes", "never-closed", "shallow", "shallow-with-strings"],
+)
+def test_the_quick_look_finds_every_file_the_exact_check_may_refuse(
+    text: str, suspect: bool
+) -> None:
+    """The quick look (`source._suspect`) bounds from above how deep brackets nest, so a file
+    the tokenizer would refuse is always looked at exactly; a file of shallow brackets, with
+    brackets in its strings and comments, is not."""
+    from burgee.read import source  # noqa: PLC0415
+
+    assert source._suspect(text) is suspect
+
+
 def test_long_flat_expression_in_helper_code_generates(tmp_path: Path) -> None:
     terms = "+".join(["1"] * 500)
     source = GREET.replace('f"Hello, {name}!"', 'f"Hello, {name}! {TOTAL} {total()}"')

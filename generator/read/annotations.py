@@ -92,6 +92,15 @@ class Names:
 
     def is_typing(self, node: ast.expr, *names: str) -> bool:
         """True when `node` names `typing.<one of names>` (or typing_extensions)."""
+        if type(node) is ast.Name:
+            # NOTE: `qualify`'s answer for a bare name, without its steps: asked several times
+            # of every parameter's annotation (`Annotated`, `Optional`, `Union`).
+            head = node.id
+            imported = self.imports.get(head)
+            if imported is None or head in self.enums or head in self.records:
+                return False
+            module, _, name = imported.rpartition(".")
+            return module in _TYPING and name in names
         qualified = self.qualify(node)
         if qualified is None:
             return False

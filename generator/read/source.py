@@ -33,16 +33,18 @@ from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 #: How deep brackets (`(`, `[`, `{`) may nest in a handlers file. Python itself stops at 200;
 #: burgee reads annotations and literals recursively, and stops well before.
 MAX_NESTING = 100
-#: What the quick look at the text counts: brackets, and the strings and comments it skips.
-_BRACKETS = re.compile(
+#: What the quick look at the text skips: comments and strings (the brackets in them are text).
+_SKIPPED = re.compile(
     r"#[^\r\n]*"
     r"|'''(?:[^'\\]|\\.|'(?!''))*(?:'''|$)"
     r'|"""(?:[^"\\]|\\.|"(?!""))*(?:"""|$)'
     r"|'(?:[^'\\\r\n]|\\.)*'?"
-    r'|"(?:[^"\\\r\n]|\\.)*"?'
-    r"|[()\[\]{}]",
+    r'|"(?:[^"\\\r\n]|\\.)*"?',
     re.DOTALL,
 )
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+#: Every bracket as a round one: how deep they nest is all the look asks.
+_ROUND = str.maketrans("[{]}", "(())")
 _OPEN = frozenset("([{")
 _CLOSE = frozenset(")]}")
 
@@ -130,16 +132,18 @@ def _suspect(source: str) -> bool:
     digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
     if digits and re.search(f"[0-9][0-9_]{{{digits},}}", source):
         return True
-    depth = deepest = 0
-    for found in _BRACKETS.finditer(source):
-        char = found.group()
-        if char in _OPEN:
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in _CLOSE:
-            depth = max(depth - 1, 0)
     # NOTE: half the limit: the look may miss a string's end the tokenizer would find.
-    return deepest > MAX_NESTING // 2
+    limit = MAX_NESTING // 2
+    brackets = _NOT_BRACKETS.sub("", _SKIPPED.sub("", source)).translate(_ROUND)
+    # NOTE: each round takes away the innermost pairs, so the rounds are how deep the pairs
+    # nest; with the brackets never closed, a bound on the depth (no Python step per bracket).
+    rounds = 0
+    while "()" in brackets:
+        rounds += 1
+        if rounds > limit:
+            return True
+        brackets = brackets.replace("()", "")
+    return rounds + brackets.count("(") > limit
 
 
 def _scan(source: str, path: str) -> list[Statement]:

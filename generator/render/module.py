@@ -70,6 +70,7 @@ import inspect
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from burgee import __version__
@@ -283,17 +284,23 @@ def _immutable(value: object) -> bool:
     return value is None or isinstance(value, (str, bytes, int, float, complex))
 
 
+@lru_cache(maxsize=256)
+def _constant(code: str) -> bool:
+    """Whether a default's code is a literal that cannot change (the same few defaults, `1`,
+    `False`, `[]`, recur on every command: each is read once)."""
+    try:
+        return _immutable(ast.literal_eval(code))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+
+
 def _default(param: Param) -> tuple[str, bool]:
     """The default in an input's row (`...`: required), and whether it is a function that
     makes it anew for every call (any default but a literal that cannot change)."""
     if param.required:
         return "...", False
     code = param.default_code or "None"
-    try:
-        constant = _immutable(ast.literal_eval(code))
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        constant = False
-    if constant:
+    if _constant(code):
         return code, False
     # NOTE: `list` and `dict` make an empty one, as `lambda: []` would (ruff's PIE807).
     return {"[]": "list", "{}": "dict"}.get(code.replace(" ", ""), f"lambda: {code}"), True
