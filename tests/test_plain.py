@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from burgee.render.join import _unquoted
 from burgee.runtime.catalog import Chunk
 from burgee.runtime.start.boot import _CODE_OPEN, SECTION_BEGIN
-from tests.helpers import GOLDEN, REPO, InProcess, burgee, run
+from tests.helpers import GOLDEN, REPO, InProcess, burgee_in_process, run
 from tests.mcp_wire import INIT, line
 from tests.regen import golden_output
 from tests.test_one_path import PROGRAMS, _environment, _inputs
@@ -325,22 +325,22 @@ def test_gen_keeps_the_form_of_the_file_on_disk(tmp_path: Path) -> None:
     tool stays plain, and is up to date as such."""
     _handlers(tmp_path)
     gen = ("gen", "handlers.py", "-o", "tool.py")
-    assert burgee(*gen, "--plain", cwd=tmp_path).returncode == 0
+    assert burgee_in_process(*gen, "--plain", cwd=tmp_path).returncode == 0
     tool = tmp_path / "tool.py"
     assert _is_plain(tool)
     assert "#     burgee gen handlers.py -o tool.py --plain\n" in tool.read_text(encoding="utf-8")
-    checked = burgee(*gen, "--check", cwd=tmp_path)
+    checked = burgee_in_process(*gen, "--check", cwd=tmp_path)
     assert checked.returncode == 0, checked.stderr
-    again = burgee(*gen, cwd=tmp_path)
+    again = burgee_in_process(*gen, cwd=tmp_path)
     assert again.returncode == 0 and "unchanged" in again.stderr
     assert _is_plain(tool)
     # NOTE: asked for the other form, --check says so, and --no-plain writes it.
-    stale = burgee(*gen, "--check", "--no-plain", cwd=tmp_path)
+    stale = burgee_in_process(*gen, "--check", "--no-plain", cwd=tmp_path)
     assert stale.returncode == 1 and "is stale" in stale.stderr
-    assert burgee(*gen, "--no-plain", cwd=tmp_path).returncode == 0
+    assert burgee_in_process(*gen, "--no-plain", cwd=tmp_path).returncode == 0
     assert not _is_plain(tool)
-    assert burgee(*gen, "--check", cwd=tmp_path).returncode == 0
-    assert burgee(*gen, "--check", "--plain", cwd=tmp_path).returncode == 1
+    assert burgee_in_process(*gen, "--check", cwd=tmp_path).returncode == 0
+    assert burgee_in_process(*gen, "--check", "--plain", cwd=tmp_path).returncode == 1
 
 
 def test_pyproject_asks_for_the_plain_form(tmp_path: Path) -> None:
@@ -350,16 +350,16 @@ def test_pyproject_asks_for_the_plain_form(tmp_path: Path) -> None:
         '[tool.burgee]\nhandlers = "handlers.py"\noutput = "tool.py"\nplain = true\n',
         encoding="utf-8",
     )
-    assert burgee("gen", cwd=tmp_path).returncode == 0
+    assert burgee_in_process("gen", cwd=tmp_path).returncode == 0
     assert _is_plain(tmp_path / "tool.py")
-    assert burgee("gen", "--check", cwd=tmp_path).returncode == 0
+    assert burgee_in_process("gen", "--check", cwd=tmp_path).returncode == 0
     # NOTE: the command line wins over pyproject.toml.
-    assert burgee("gen", "--no-plain", cwd=tmp_path).returncode == 0
+    assert burgee_in_process("gen", "--no-plain", cwd=tmp_path).returncode == 0
     assert not _is_plain(tmp_path / "tool.py")
-    assert burgee("check", cwd=tmp_path).returncode == 0
+    assert burgee_in_process("check", cwd=tmp_path).returncode == 0
     pyproject.write_text(
         '[tool.burgee]\nhandlers = "handlers.py"\nplain = "yes"\n', encoding="utf-8"
     )
-    refused = burgee("gen", cwd=tmp_path)
+    refused = burgee_in_process("gen", cwd=tmp_path)
     assert refused.returncode == 2
     assert "[tool.burgee] plain must be true or false" in refused.stderr

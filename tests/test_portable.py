@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.helpers import GOLDEN
+from tests.helpers import GOLDEN, burgee_in_process
 from tests.regen import golden_gen_args, golden_output
 
 pytestmark = pytest.mark.portable
@@ -45,21 +45,15 @@ def _tool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each golden program generated afresh on this system, in a folder of its own."""
+    """Each golden program generated afresh on this system, in a folder of its own (by the
+    generator's `invoke()`, in this process: the tools it writes run as processes below)."""
     found: dict[str, Path] = {}
     for case in CASES:
         # NOTE: a program without program(name=) is named after its folder.
         folder = tmp_path_factory.mktemp("built") / case
         shutil.copytree(GOLDEN / case, folder, dirs_exist_ok=True)
         out = folder / golden_output(GOLDEN / case).name
-        result = subprocess.run(
-            [sys.executable, "-m", "burgee", *golden_gen_args(out)],
-            capture_output=True,
-            text=True,
-            cwd=folder,
-            timeout=300,
-            check=False,
-        )
+        result = burgee_in_process(*golden_gen_args(out), cwd=folder)
         assert result.returncode == 0, result.stderr
         found[case] = out
     return found

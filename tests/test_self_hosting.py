@@ -17,7 +17,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from burgee import commands
-from tests.helpers import GOLDEN, REPO, burgee, generate, run
+from tests.helpers import GOLDEN, REPO, Run, burgee, burgee_in_process, generate, run
 from tests.regen import self_hosted_args
 from tests.test_schema import CLISPEC, clispec_schema
 
@@ -48,6 +48,7 @@ def test_console_script_and_module_are_the_generated_tool() -> None:
 
 
 @pytest.mark.skipif(CLISPEC is None, reason="clispec scorer not installed")
+@pytest.mark.slow  # NOTE: the scorer runs the tool dozens of times (as test_schema's own)
 def test_burgee_schema_scores_24_of_24() -> None:
     proc = subprocess.run(
         [str(CLISPEC), "score", str(BURGEE), "-o", "json"],
@@ -94,10 +95,15 @@ def test_describes_itself_for_agents() -> None:
     assert bash.code == 0 and "complete" in bash.out
 
 
+def _asked(*args: str, cwd: Path | None = None) -> Run:
+    """What the `burgee` command answers, asked in this process (its `invoke()`)."""
+    return Run(burgee_in_process(*args, cwd=cwd))
+
+
 def test_gen_json_answers_and_errors_are_data(tmp_path: Path) -> None:
     handlers = REPO / TODO
     out = tmp_path / "todo.py"
-    made = run(BURGEE, "gen", str(handlers), "-o", str(out), "--json")
+    made = _asked("gen", str(handlers), "-o", str(out), "--json")
     assert made.code == 0, made.err
     assert made.json()["data"] == {
         "written": [str(out)],
@@ -105,11 +111,11 @@ def test_gen_json_answers_and_errors_are_data(tmp_path: Path) -> None:
         "stale": [],
         "warnings": [],
     }
-    assert run(BURGEE, "gen", str(handlers), "--check", "-o", str(out), "-o", "x").code == 1
-    current = run(BURGEE, "gen", str(handlers), "-o", str(out), "--check", "--json")
+    assert _asked("gen", str(handlers), "--check", "-o", str(out), "-o", "x").code == 1
+    current = _asked("gen", str(handlers), "-o", str(out), "--check", "--json")
     assert (current.code, current.json()["data"]["unchanged"]) == (0, [str(out)])
     out.write_text(out.read_text(encoding="utf-8").replace("todo", "tada"), encoding="utf-8")
-    stale = run(BURGEE, "gen", str(handlers), "-o", str(out), "--check", "--json")
+    stale = _asked("gen", str(handlers), "-o", str(out), "--check", "--json")
     assert stale.code == 1
     assert stale.json() | {"meta": None} == {
         "ok": True,
@@ -119,7 +125,7 @@ def test_gen_json_answers_and_errors_are_data(tmp_path: Path) -> None:
     }
     bad = tmp_path / "bad.py"
     bad.write_text("x = (\n", encoding="utf-8")
-    failed = run(BURGEE, "gen", str(bad), "--json")
+    failed = _asked("gen", str(bad), "--json")
     assert failed.code == 2
     error = failed.error_line()["error"]
     assert error["kind"] == "usage" and error["message"] == "1 error; nothing written"
@@ -133,14 +139,14 @@ def test_gen_json_answers_and_errors_are_data(tmp_path: Path) -> None:
         }
     ]
     assert failed.json() == failed.error_line()
-    text = run(BURGEE, "gen", str(bad))
+    text = _asked("gen", str(bad))
     assert text.err == f"{bad}:1:5: error: syntax error: '(' was never closed\n" + (
         "burgee: 1 error; nothing written\n"
     )
 
 
 def test_check_reports_as_data_and_writes_nothing(tmp_path: Path) -> None:
-    checked = run(BURGEE, "check", TODO, "--json", cwd=REPO)
+    checked = _asked("check", TODO, "--json", cwd=REPO)
     assert checked.code == 0, checked.err
     data = checked.json()["data"]
     assert data["program"] == "todo" and "add" in data["commands"]
@@ -151,9 +157,9 @@ def test_check_reports_as_data_and_writes_nothing(tmp_path: Path) -> None:
         'def names() -> list[str]:\n    """Names."""\n    return []\n',
         encoding="utf-8",
     )
-    warned = run(BURGEE, "check", str(listy), "--json").json()["data"]["warnings"]
+    warned = _asked("check", str(listy), "--json").json()["data"]["warnings"]
     assert [w["severity"] for w in warned] == ["warning"] and "cardinality" in warned[0]["message"]
-    strict = run(BURGEE, "check", str(listy), "--strict", "--json")
+    strict = _asked("check", str(listy), "--strict", "--json")
     assert strict.code == 2 and strict.error_line()["error"]["details"]["diagnostics"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["listy.py"]
 
