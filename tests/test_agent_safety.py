@@ -15,7 +15,15 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
-from tests.helpers import GOLDEN, InProcessTool, burgee, generate, in_process, invoked, run
+from tests.helpers import (
+    GOLDEN,
+    InProcessTool,
+    burgee_in_process,
+    generate,
+    in_process,
+    invoked,
+    run,
+)
 from tests.mcp_wire import INIT, exchange, line
 
 HANDLERS = '''
@@ -360,7 +368,7 @@ def test_the_program_limit(tmp_path: Path) -> None:
     (bad / "handlers.py").write_text(
         "from burgee import program\nprogram(name='x', max_output=-1)\n", encoding="utf-8"
     )
-    refused = burgee("gen", str(bad / "handlers.py"), "-o", str(bad / "x.py"))
+    refused = burgee_in_process("gen", str(bad / "handlers.py"), "-o", str(bad / "x.py"))
     assert refused.returncode == 2
     assert "max_output" in refused.stderr
 

@@ -22,7 +22,15 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import GOLDEN, InProcessTool, burgee, generate, in_process, invoked, run
+from tests.helpers import (
+    GOLDEN,
+    InProcessTool,
+    burgee_in_process,
+    generate,
+    in_process,
+    invoked,
+    run,
+)
 from tests.mcp_wire import INIT, Server
 
 CASE = GOLDEN / "clikit"
@@ -219,7 +227,7 @@ def test_two_root_commands_are_refused(tmp_path: Path) -> None:
         '    """Other."""\n    return ""\n',
         encoding="utf-8",
     )
-    result = burgee("gen", str(handlers), "-o", str(tmp_path / "out.py"))
+    result = burgee_in_process("gen", str(handlers), "-o", str(tmp_path / "out.py"))
     assert result.returncode == 2
     assert "'other' and 'greet' are both root=True" in result.stderr
     assert "Traceback" not in result.stderr
@@ -268,7 +276,7 @@ def test_a_reserved_flag_name_is_refused(tmp_path: Path) -> None:
         '    """Go."""\n    return out\n',
         encoding="utf-8",
     )
-    result = burgee("gen", str(handlers), "-o", str(tmp_path / "out.py"))
+    result = burgee_in_process("gen", str(handlers), "-o", str(tmp_path / "out.py"))
     assert result.returncode == 2
     assert "--json of 'go' clashes with the tool's reserved flag --json" in result.stderr
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from burgee.runtime.start.boot import _CODE_OPEN
-from tests.helpers import GOLDEN, burgee, run
+from tests.helpers import GOLDEN, burgee_in_process, run
 from tests.mcp_wire import INIT, line
 from tests.regen import golden_output
 
@@ -143,7 +143,7 @@ def loud(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     (tmp_path / "site" / "heavy" / "__init__.py").write_text(PACKAGE, encoding="utf-8")
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "handlers.py").write_text(HANDLERS, encoding="utf-8")
-    result = burgee("gen", "handlers.py", "-o", "loud.py", cwd=tmp_path / "src")
+    result = burgee_in_process("gen", "handlers.py", "-o", "loud.py", cwd=tmp_path / "src")
     assert result.returncode == 0, result.stderr
     assert "note:" not in result.stderr
     env = {
@@ -237,7 +237,7 @@ def test_an_import_module_level_code_uses_runs_at_start_and_gen_says_why(
 ) -> None:
     source = HANDLERS.replace("\ndef _moods", '\nLOUD = heavy.shout("x")\n\n\ndef _moods')
     (tmp_path / "handlers.py").write_text(source, encoding="utf-8")
-    result = burgee("gen", "handlers.py", "-o", "loud.py", cwd=tmp_path)
+    result = burgee_in_process("gen", "handlers.py", "-o", "loud.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     number = source.splitlines().index('LOUD = heavy.shout("x")') + 1
     assert result.stderr.splitlines()[0] == (

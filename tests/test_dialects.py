@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 from burgee.model.diagnostics import GenerationError
 from burgee.read.program import read_program
-from tests.helpers import burgee, generate, import_tool, run
+from tests.helpers import burgee_in_process, generate, import_tool, run
 from tests.test_ported import Port, _click, _split
 
 
@@ -434,7 +434,7 @@ def test_invoke_without_command_is_said_not_dropped(tmp_path: Path, source: str)
     and gen says so at the keyword (it was left out without a word)."""
     path = tmp_path / "app.py"
     path.write_text(source, encoding="utf-8")
-    made = burgee("gen", str(path), "-o", str(tmp_path / "tool.py"))
+    made = burgee_in_process("gen", str(path), "-o", str(tmp_path / "tool.py"))
     assert made.returncode == 0, made.stderr
     line = next(x for x in made.stderr.splitlines() if "invoke_without_command" in x)
     assert line.startswith(f"{path}:") and ": warning: " in line
@@ -1304,7 +1304,7 @@ def test_a_commands_help_and_a_paths_path_type(tmp_path: Path) -> None:
     exec(compile(HELP_AND_PATHS, "app.py", "exec"), namespace)  # noqa: S102
     want = CliRunner().invoke(namespace["cli"], ["put", "a", "b", "c"]).output
     assert run(tool, "put", "a", "b", "c").out == want == "str str PosixPath\n"
-    made = burgee("gen", str(tmp_path / "app.py"), "-o", str(tmp_path / "again.py"))
+    made = burgee_in_process("gen", str(tmp_path / "app.py"), "-o", str(tmp_path / "again.py"))
     assert "no docstring" not in made.stderr and "no return annotation" not in made.stderr
 
 

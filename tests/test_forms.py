@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import ElicitResult
 
-from tests.helpers import burgee, generate, import_tool
+from tests.helpers import burgee_in_process, generate, import_tool
 from tests.mcp_wire import MODERN_META, exchange, line
 from tests.node_clients import HttpServer
 from tests.test_clikit import _at_a_terminal
@@ -327,7 +327,7 @@ def test_gen_checks_each_form(tmp_path: Path, line: str, message: str) -> None:
         f"    return str({line})\n"
     )
     (tmp_path / "handlers.py").write_text(source, encoding="utf-8")
-    result = burgee("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "bad.py"))
+    result = burgee_in_process("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "bad.py"))
     assert result.returncode == 2, result.stderr
     assert "handlers.py:16:" in result.stderr and message in result.stderr, result.stderr
 

@@ -19,7 +19,7 @@ from burgee.model.diagnostics import GenerationError
 from burgee.render import tables
 from burgee.write import examples
 from burgee.write.generate import generate
-from tests.helpers import burgee, run
+from tests.helpers import burgee, burgee_in_process, run
 
 KITCHEN = '''\
 from typing import Annotated, Literal
@@ -237,7 +237,9 @@ def names() -> list[str]:
 def test_a_list_without_cardinality_warns_and_strict_refuses(tmp_path: Path) -> None:
     handlers = tmp_path / "handlers.py"
     handlers.write_text(LIST_WITHOUT_CARDINALITY, encoding="utf-8")
-    warned = burgee("gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path)
+    warned = burgee_in_process(
+        "gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path
+    )
     assert warned.returncode == 0, warned.stderr
     warning = (
         "handlers.py:4:1: warning: command 'names' returns a list but does not say how long: "
@@ -246,7 +248,7 @@ def test_a_list_without_cardinality_warns_and_strict_refuses(tmp_path: Path) -> 
     )
     assert warned.stderr.splitlines() == [warning, "burgee: wrote tool.py"]
     (tmp_path / "tool.py").unlink()
-    strict = burgee(
+    strict = burgee_in_process(
         "gen", "handlers.py", "--name", "tool", "-o", "tool.py", "--strict", cwd=tmp_path
     )
     assert strict.returncode == 2
@@ -266,7 +268,9 @@ def test_a_command_without_a_return_annotation_warns_and_returns_anything(
         'def hello(name: str = "world"):\n    """Greet."""\n    return f"Hello, {name}!"\n',
         encoding="utf-8",
     )
-    warned = burgee("gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path)
+    warned = burgee_in_process(
+        "gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path
+    )
     assert warned.stderr.splitlines() == [
         "handlers.py:4:1: warning: command 'hello' has no return annotation: its result is "
         "neither described nor checked; annotate it (-> str, -> None, ...)",
@@ -290,7 +294,9 @@ def test_a_command_without_a_docstring_warns(tmp_path: Path) -> None:
         '@resource("t://x")\ndef x() -> str:\n    return "x"\n',
         encoding="utf-8",
     )
-    warned = burgee("gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path)
+    warned = burgee_in_process(
+        "gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path
+    )
     assert warned.stderr.splitlines() == [
         "handlers.py:4:1: warning: command 'hello' has no docstring: its help, its MCP tool "
         "description and its line in the skill are empty",
@@ -578,7 +584,7 @@ def test_a_default_that_is_the_tools_config_file_is_a_warning(tmp_path: Path) ->
         ),
         encoding="utf-8",
     )
-    result = burgee("gen", "handlers.py", "-o", "notebook.py", cwd=tmp_path)
+    result = burgee_in_process("gen", "handlers.py", "-o", "notebook.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     said = "is the file this tool reads its configuration from (config=True)"
     warned = [line for line in result.stderr.splitlines() if said in line]
@@ -643,7 +649,7 @@ def test_an_example_with_env_vars_and_a_pipeline_is_shown_as_written(tmp_path: P
     example = "echo 2 | KITCHEN_LIMIT=5 kitchen list-items --data - | jq .data"
     handlers = tmp_path / "kitchen.py"
     handlers.write_text(ENV_AND_STDIN.format(example=example), encoding="utf-8")
-    done = burgee("gen", "kitchen.py", "-o", "tool.py", cwd=tmp_path)
+    done = burgee_in_process("gen", "kitchen.py", "-o", "tool.py", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     tool = tmp_path / "tool.py"
     assert f"  {example}\n" in run(tool, "list-items", "--help").out

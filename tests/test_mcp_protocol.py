@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import GOLDEN, burgee, generate, run
+from tests.helpers import GOLDEN, burgee_in_process, generate, run
 from tests.mcp_tool import HANDLERS
 from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
 
@@ -295,7 +295,7 @@ def test_colliding_tool_names_are_refused(tmp_path: Path) -> None:
         "def other() -> int:\n    return 2\n",
         encoding="utf-8",
     )
-    proc = burgee("gen", "handlers.py", "-o", "out.py", cwd=tmp_path)
+    proc = burgee_in_process("gen", "handlers.py", "-o", "out.py", cwd=tmp_path)
     assert proc.returncode == 2
     assert "MCP tool name 'tasks_purge' is also the name of 'tasks purge'" in proc.stderr
 

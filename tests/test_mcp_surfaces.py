@@ -15,7 +15,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import _v2026_07_28 as modern
 
-from tests.helpers import GOLDEN, burgee, generate, in_process, run
+from tests.helpers import GOLDEN, burgee_in_process, generate, in_process, run
 from tests.mcp_wire import INIT, MODERN_META, exchange, line
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
@@ -350,7 +350,7 @@ def broken() -> str:
 
 def test_generator_reports_every_surface_problem(tmp_path: Path) -> None:
     (tmp_path / "handlers.py").write_text(BAD, encoding="utf-8")
-    result = burgee("gen", "handlers.py", "-o", "out.py", cwd=tmp_path)
+    result = burgee_in_process("gen", "handlers.py", "-o", "out.py", cwd=tmp_path)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     errors = result.stderr.splitlines()

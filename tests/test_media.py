@@ -22,7 +22,7 @@ from burgee.runtime.answers.media_items import Audio, Image
 from burgee.runtime.answers.media_items import EmbeddedResource as Resource
 from burgee.runtime.answers.output import _jsonable
 from burgee.runtime.core.kinds import TYPES, _is_media
-from tests.helpers import burgee, generate, load_tool
+from tests.helpers import burgee_in_process, generate, load_tool
 
 HANDLERS = '''
 """Pictures and sounds."""
@@ -566,7 +566,7 @@ def test_media_only_where_a_result_can_carry_it(
         "    raise NotImplementedError\n"
     )
     (tmp_path / "handlers.py").write_text(source, encoding="utf-8")
-    result = burgee("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "bad.py"))
+    result = burgee_in_process("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "bad.py"))
     assert result.returncode == 2
     assert "handlers.py:4:" in result.stderr and message in result.stderr, result.stderr
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from mcp import Client, StdioServerParameters
 
-from tests.helpers import GOLDEN, burgee, generate, in_process, run
+from tests.helpers import GOLDEN, burgee_in_process, generate, in_process, run
 
 DIFFY = GOLDEN / "diffy" / "diffy.py"
 
@@ -108,7 +108,9 @@ def test_exit_code_1_is_internals_until_it_is_moved(tmp_path: Path) -> None:
     (tmp_path / "handlers.py").write_text(
         CLICK_STYLE.replace(', exit_codes={"internal": 70}', ""), encoding="utf-8"
     )
-    result = burgee("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "port.py"))
+    result = burgee_in_process(
+        "gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "port.py")
+    )
     assert result.returncode == 2
     assert (
         "exit_code 1 of Failed must be between 1 and 125 and not one of the built-in codes: "
@@ -174,7 +176,7 @@ def test_gen_refuses_an_unmarked_clash_with_a_hint(tmp_path: Path) -> None:
         "    return output\n",
         encoding="utf-8",
     )
-    result = burgee("gen", str(handlers), "-o", str(tmp_path / "out.py"))
+    result = burgee_in_process("gen", str(handlers), "-o", str(tmp_path / "out.py"))
     assert result.returncode == 2
     assert "declare Option(..., shadows=True)" in result.stderr
 

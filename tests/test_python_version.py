@@ -7,7 +7,7 @@ import json
 import textwrap
 from pathlib import Path
 
-from tests.helpers import burgee, run
+from tests.helpers import burgee_in_process, run
 
 MATCH = textwrap.dedent(
     '''\
@@ -32,7 +32,9 @@ MATCH = textwrap.dedent(
 
 def _gen(tmp_path: Path, source: str) -> tuple[Path, str]:
     (tmp_path / "handlers.py").write_text(source, encoding="utf-8")
-    result = burgee("gen", "handlers.py", "-o", "tool.py", "--skill-dir", "skill", cwd=tmp_path)
+    result = burgee_in_process(
+        "gen", "handlers.py", "-o", "tool.py", "--skill-dir", "skill", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     return tmp_path / "tool.py", result.stderr
 

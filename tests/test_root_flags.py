@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import InProcessTool, burgee, generate, in_process
+from tests.helpers import InProcessTool, burgee_in_process, generate, in_process
 
 TPL = '''\
 """tpl: render a template."""
@@ -86,6 +86,6 @@ def test_config_stays_the_tools_in_a_program_that_reads_one(tmp_path: Path) -> N
     handlers.write_text(
         TPL.replace('version="1.0.0"', 'version="1.0.0", config=True'), encoding="utf-8"
     )
-    result = burgee("gen", str(handlers), "-o", str(tmp_path / "tpl.py"))
+    result = burgee_in_process("gen", str(handlers), "-o", str(tmp_path / "tpl.py"))
     assert result.returncode == 2
     assert "--config of 'render' clashes with the tool's reserved flag --config" in result.stderr

@@ -341,6 +341,7 @@ def test_no_token_survives(text: str) -> None:
     assert _neutralise(out) == out
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=200)
 @given(st.text(alphabet=st.characters(blacklist_characters="<[")))
 def test_text_without_triggers_is_unchanged(text: str) -> None:
@@ -348,6 +349,7 @@ def test_text_without_triggers_is_unchanged(text: str) -> None:
     assert _sanitized(text) is text
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=200)
 @given(_spliced(st.sampled_from(("<", ">", "|", "[", "]", "/", "s", "SYS", "INST", "im_start"))))
 def test_only_tokens_change(text: str) -> None:
@@ -450,6 +452,7 @@ def _shape(value: Any) -> Any:
     return type(value).__name__
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=200)
 @given(_JSON)
 def test_json_data_stays_json_with_the_same_shape(data: Any) -> None:
