@@ -19,6 +19,7 @@ import py_compile
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -66,22 +67,9 @@ def _answers(module: Path, work: Path) -> list[tuple[list[str], int, str, str]]:
     env = _home_environment(work / "home")
     inside = InProcess(tool, f"answers_{work.name}_{len(sys.modules)}", work, env)
 
-    def ask(*args: str, stdin: bytes = b"") -> tuple[list[str], int, str, str]:
-        if args != ("--mcp",):
-            done = inside.ask(*args)
-            return list(args), done.exit_code, done.stdout, done.stderr
-        process = subprocess.run(
-            [sys.executable, str(tool), *args],
-            input=stdin,
-            capture_output=True,
-            cwd=work,
-            env=env,
-            timeout=60,
-            check=False,
-        )
-        # NOTE: answers to different requests may come in either order.
-        out = "\n".join(sorted(process.stdout.decode("utf-8").splitlines()))
-        return list(args), process.returncode, out, process.stderr.decode("utf-8")
+    def ask(*args: str) -> tuple[list[str], int, str, str]:
+        done = inside.ask(*args)
+        return list(args), done.exit_code, done.stdout, done.stderr
 
     answers = [
         ask(*args)
@@ -107,31 +95,58 @@ def _answers(module: Path, work: Path) -> list[tuple[list[str], int, str, str]]:
             ask(*path, "--json", '{"no_such_input": 1}'),
             *([] if given else [ask(*path)]),
         ]
-    listed = json.loads(
-        subprocess.run(
-            [sys.executable, str(tool), "--mcp"],
-            input=line(INIT) + line({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
-            capture_output=True,
-            cwd=work,
-            env=env,
-            timeout=60,
-            check=True,
-        ).stdout.splitlines()[-1]
-    )["result"]["tools"]
-    session: list[Any] = [
+    answers.append(_session(tool, work, env))
+    return answers
+
+
+def _session(tool: Path, work: Path, env: dict[str, str]) -> tuple[list[str], int, str, str]:
+    """An MCP session over the process's stdin: initialize, the tools it lists, then the
+    prompts, an unknown method and a call of each tool listed (one process: the calls are
+    written once the list is read)."""
+    opening = [
         INIT,
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 2, "method": "prompts/list"},
-        {"jsonrpc": "2.0", "id": 3, "method": "no/such-method"},
     ]
-    for number, tool_entry in enumerate(listed, 10):
-        name = tool_entry["name"]
-        arguments = INPUTS.get(name.replace("_", " "), {})
-        params = {"name": name, "arguments": arguments}
-        session.append({"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params})
-    answers.append(ask("--mcp", stdin=b"".join(line(message) for message in session)))
-    return answers
+    process = subprocess.Popen(
+        [sys.executable, str(tool), "--mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=work,
+        env=env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    timer = threading.Timer(60, process.kill)
+    timer.start()
+    try:
+        process.stdin.write(b"".join(line(message) for message in opening))
+        process.stdin.flush()
+        read: list[bytes] = []
+        while not read or json.loads(read[-1]).get("id") != 1:
+            text = process.stdout.readline()
+            assert text, "the session ended before it listed its tools"
+            read.append(text)
+        listed = json.loads(read[-1])["result"]["tools"]
+        rest: list[Any] = [
+            {"jsonrpc": "2.0", "id": 2, "method": "prompts/list"},
+            {"jsonrpc": "2.0", "id": 3, "method": "no/such-method"},
+        ]
+        for number, tool_entry in enumerate(listed, 10):
+            name = tool_entry["name"]
+            arguments = INPUTS.get(name.replace("_", " "), {})
+            params = {"name": name, "arguments": arguments}
+            rest.append({"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params})
+        out, err = process.communicate(b"".join(line(message) for message in rest))
+    finally:
+        timer.cancel()
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, err
+    # NOTE: answers to different requests may come in either order.
+    text = (b"".join(read) + out).decode("utf-8")
+    return ["--mcp"], process.returncode, "\n".join(sorted(text.splitlines())), err.decode("utf-8")
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
