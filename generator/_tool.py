@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1058: the first handler from commands.py
-#     line 1309: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12043: the tables (commands, groups, errors, result shapes)
+#     line 857: the first handler from commands.py
+#     line 1108: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -218,6 +218,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -373,16 +378,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -390,8 +413,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -676,230 +699,6 @@ def _stand_ins(
             for name in names:
                 namespace[name] = stand_in(name, section)
 
-
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjo4NDc6MTgzMCxpbnB1dHM6MTE4NDozOTgyLGxsbXM6MjkyNDoxMDMyNCxtY3BfdG9vbHM6MjQzMTo5"
-    "Mjc4LHNjaGVtYTo1MjA1OjIzOTc2LHNraWxsOjE3NDE6Mzc2Mgp4nJVV227cNhD9lYFeagOSnDZv7gVwYyMx6hiFnbeF"
-    "0dDSaMVYIgWSirItCvRr+mH9kp6hRFlbxA/dBy0vcz1zZvhHtnd2HHx2vttlWY7Pnk2WZ2/ZsFOBSVGwtqPG2R7rVpm6"
-    "Y+ep0R2X2UO+y6qWqydovJH//4rQpENrx0CT00GbPSlzCC0Ws67hSTQdz56wnb0Nzn7iKsxCjhvHvoXgHReOTc0OsovI"
-    "N54C90MnBsShJ68a7g5QxS/PKtv3CGjOL6a2e8hfIc9dVliYLApEN4wBnjLRx9F8MId/UnOjxi6c0w9G9fxTORzokb2u"
-    "md5d3F7eXN3dn0qQsFaIgJgx1oiZ0LIEuXeqJ7miE/uZnYOqT+cncv5jWZanqxGIeG3NC3aW26+ZWq6OraXaIDi7bB5y"
-    "M3ZdnklBmIyN1fieAGusFYk7IADcmHxQggF/0YG+PSXdpFvBR3vqtfdSVOv++evv5NMHp6uQnC675DVIqWlSzkDP04mx"
-    "VNtKhKIZchxGZ8ASBKYC8slR6k77gBuPOqx8qpSrtdm4bayrOHmdN8mpY/CjAsEMbWsbWoTyOLo9M9W6Fixov9B+BdCC"
-    "WyyB+A1DVOctzQAKII/Ktzn9Lp9G+xZ+ahomLJ61yVdOD8GTNsFCCeDV2oG/1h1W4J501xU4/rqn+1+ub25+u7y+O5up"
-    "eBYPyr6O/p5vL95e3X64x3myi+S1ScjMm2MSRIbJOQG3/pwYXDoAdYNaC8oKu8rWnCe6xMQQYJ3GwlzAWI3odI6+QfQs"
-    "XbgOiefe+180UZ5Ad+v8S+bjHNkYR2NEvI87Cd85K68OksUkBAC1a8s+gaVG8MttlA52dEv/rrNgr2XujJ5dKTdru3W6"
-    "YuMjebL31x+gfTEopF58V77C5uf7y+J18aZT0MT2V2cHpzmoSIHY54uBjSuYWc0fU2Nq2aF2lqp5fC5zQobiRr88u714"
-    "f/VsYj73Cfd1n5BX/ilV+VwyjGaTlPBjYYcyfsIcjj2jP7ORGkl/LZhHdzOCmzKtk3xbqqOkXkhiA0HTrLHLOsUNJE2g"
-    "1k7EQJzkjuNQmV8hO3Y1VXia9mCxhEqDCpCThD6inKSGoTt8jIHHd8NZG/Bm4EnMsoc//wWapWjxeJztV1FP3EYQfia/"
-    "YmRVAqQ7H5CnHm0lWmgbNUkjyBtCsHjHdxvsXXd3zcWN8t/7zfqud6FOggi8lQdkr3d2vpn55pu9ZzO2W+cfsu9CMeda"
-    "ZdNsHmMTppPJu+DsuF/NnZ9NtFdlnBzsHeyN9w8my+2jLHYNw8pdv+Mi4r3xrmEfDYds+iGbK6sr9ulZ2e7PMpvCWel8"
-    "rSKsGhXn6zNC9MbOso+jD6sV21ZV9vFilGkOhTdNNM5iOc6ZVidTaSqmHc2laqs4pfPoXJVft37GfLHeZSw1HbAJyjy6"
-    "utrN5NRklE3Fz8dR5trYtPFxsfZn3kX5g1U1/5Q3HV1zMJrp96PXxy9PTs+GYMneT0E9JGEIfuZVTXIa7bhb9h6Ow2p9"
-    "R9Z/zPN8dwgCdod01GOhWB44BGT56bNYwLziRpAsvV2j4KxsdtfdwpvIZF2cA94hsdW0MHFOAgNVKRzyEKKSuvB7E2l/"
-    "l0y5+io1M4FqEwKsyfl+6yacUlWBgUfiL+I9AEXPKtJCeYsjA+1YR9oVffrEg+fYekvKArMSmxEpqkyI+BLgMsEHNiqU"
-    "18aqysRuRK3VXFTKsybNDaJkW6D7RhQ6G9V7srxgj7CUpTcd7C09z7/fJRUIiXdozYGQQPqC7xGR56ZSBQMybfIcziL1"
-    "LUjaaKkBQWfYqziYQZSiqVjOfGShwPmOeh5IXa9VmI/ob/lXmjAHbE3NAg9rANSbi2BEByNwQBsP0XC+G+BiuDFVdYkd"
-    "T4b77I8XL19eHr84nfSaMUkLea0T+vXXo99OXr89w/oAShTJDPfuqrBfh7TOYjqNJMQpMZq1A0ctmiZxEm+F0zxa9V1K"
-    "LTihqfSuBp/XdC8UOlnTDk6iRhU3aobGH4Hrt4YXeNB83c5kbfeQxmPrxsnxNGFYRphQbMiqfEpLG12cGKkq9J7uMA/C"
-    "fyUFGVJaGwlUVW825teSn+cXF8+S6Pw/KFe0f6DkfUF07lMESNkTluBxxiz4XiOX2yEN2ilVDvJbqMAEgYmSYelbbWYG"
-    "IpPmkQwYVGZ7vC1dsX25jTtBXDBbYXF9mLhcO91iD9RI3oKM8GQru6V/xHhHhRv002IOS1cbONNSTUXwWsu4GKrkJwF8"
-    "S+wOEpB0IKhOGnwhMwBTVTsOA35Vi1Hkv81l51q/vM78y2qkFalvA/tcvgyFXJmCbbhTarZtjYfs1Yu3MDlqRJvGB/ke"
-    "Xn4+Ox4/H/9SKZyKV+GmNxwhddnFw1pyiWADNtwOVuexBwvI4aHijgppzKWe982+gSafvD56dTJMl/Qe7tH6YONqCEyl"
-    "IJu6HRJp++GhbJALSrojmFtwV4V0n+jPeZBOeC5xY5o/oVY8emE+U4hhUpTlPfIPktpIc7cgBplJrDiN3jQHFq6tNBWQ"
-    "/RmGtaQcMzhinxTmCl1Eqmmq7uphBeizuHUuiNNCP4u31k3+mbyichuhLbN3N7K3yBU2gslW7p5UYMqvWISex836qoTj"
-    "5QVgSqcnv17t5pn8wCvLwJtzCyliXDHgAgppatGAvY2I95JcQEu/bLK/YbK/J3+SJc9/tbg6apEVievi64n7BxtuY+R4"
-    "nO1aXY/buBX9K4RfxgZsJek+1bNdYJqku2nzhSRAHuJBTEu0zR2JUkVqHG8w/73nXpKybCuTcTILpEXzEIwokffy8txz"
-    "P+jPA1eWuR1MP3weGFmowXSwVnk1GA8yZdNaV06XBoNPyrQplHGSngXNGQtTOpHKPJeLXCXiqUzXYs6rfbhMaK250Fa4"
-    "tRK2kqmaWFXJWjqVibQsCmkyUUm3FuUS3+DDqi5XtSwS8cxcl1dKSJYipBXzRVOvlBI/06K/iMnkdwsdzn6+lnmjfjmb"
-    "i43GOvPwPMfMf7599VKUi99V6kQhXbrWZgUp0vGaZ1hSm6pxb9O1KuT8XGgnpLEbVVtRGuWnK3Ot8rJSGBHWZWXjxmL+"
-    "eTYor2aDqXB1o8ZiNsikk/ScJMnNfCw269IqMafRuZesIAxzd9LEUIpa2SZ3XiNsnQwpTVQYA972C5iKtg+hfkIriKxa"
-    "w0SwIb4O4rSzKl+OEnEhllLnDX/gN7XTeylzy4qrui5rGsGrK22y2YBGC2WtXCn/AKtB5M1NMLCEnmbyh6pLoT7BYmmZ"
-    "qXMxnw0sUNFYWms2kCkB5GOt/t3oWmHVOZ02jODPyKhP7sMlDEWwiDDItcEHrhR1YwR9kbRHboPNokGsUNeq3sapY9q0"
-    "4K1YtkarmCUz5CWO3duA7JQ2TgwL5WSC0zMpQfG8leTPSLx5+o85cLmCpIVMr1jPZZPnwkGv0U6xyWRBpzsnnS1O2mzZ"
-    "FezUg+c5b4nMroNlg8b+gdEH084DuLQZM/BazJFJhIJH0TYyleYSxiQdyZi0F8DFb8y7oYxHPr0do/QYVqGRlxcvnkIJ"
-    "xhEMWW7MzoKJeOU/xJ5wwrkSQ373aDQVK2VgAZxNejUl2TpnpQptLXlaWYtML5eEvGVdFvAK4JzmbMomz8Sm1g7IIdOG"
-    "wyHHtjODkUIM5yxtPhqzXrAOzlfYdbmxbJGwtDKpShLwVMeTB9PPA7etiMS8L+E1aKVStdMKHPf55mY86DrjHSbcjFti"
-    "xA6OePFXZRSRWqQr3q8Ua6ie8/5hmmRmZuaNkpn47eLlk+dP37wVQ0M4FrqoSoiCybQb8XbZNowFWMFkMqc/X2/dGkAp"
-    "yqzJlTcL4xJrw2rSXgEbSxgd/qEznAQc6D3cDTttJXqPcxLgxUEziljVD6R14kF9KbThz4wC3KybmWoLa5BdElcWuRjG"
-    "bY2Du4xppSpXZAwM2iud55NMA5RVLrXBEdqSNxPdBiacz0ytllifqJFPHH4TwgcDiUzgABYAqlZkH0K+CUA490QSwDf2"
-    "iPDwhJyZ4beEZULJzlQBZ0P6O3oRzxoJK7dgp7UO4uFaIM4OkvkzHOGFZdced9eT+YZmhyUA8oVKgRWKaSruZ+w1plkb"
-    "WRusak+F7SDanf4G1bxacrzGkSPEYBbFUcwJa1hXQ8iAgBtGDAhscHN5iF1SaQ+oYpippUSgmR7gov0KANnHxIg9gicN"
-    "piSn9bD71TXQ84GWPiNIqm2EfoR7n1rei7tKfYvBQprClCWGJby4huA2fRnS+N/AtKM+FfC15aXuS4uwYJ8i4dUXdWEH"
-    "6kBvgQNX8pjhPCMhyFASdY4Qle0AvedKbXwQehnf0pntBwb+tKsOZyTQh/afujso5GoFT4u+BCotRVam3nwkoVauqSk8"
-    "QmdOV0EDCKjWxbRrE7gxlTUir8y1245FY9owm6kKu0SAgfeBwbbIej+BE8nhkbGZSMc/JX8dUX7m04++LQH0qbrDjkBz"
-    "OTJkzgE7OOf0MBBnpjMO9KsQb/rEdbj4fp0P65chMtG5LqRdj8Uf9N9S2zWTbLXBHzsFhJ9OhIG8jvN7hAWQRllve7DI"
-    "geMjvvjT9H77r2fPn3988uzNA88ZD3ggKTLWfvf24tenL9+9xXiPlhzTen03HuzXVdpZkVejsF1MQ1LLSV/JmOQUN1Pj"
-    "6HdsWmAiiwnGDu4pAg3Gh5QAoM66Qu5KAbpW11pt8EemFs2KxkbnCJumnLDgKesQdshadGiVkwsa6ngxI1Lm8L1si3hg"
-    "jykFFpJZpmmjMn/diV8RnydlXqHk2Tf3LesfGvp9zDnhOdNdukSl3qYuKWGDR1Mwp4KNPa3dnMpDOux3PiS+mJk23/VT"
-    "mooqFqTWahRXOWQ5MQxzkJrk21GbjHTTgP09h9SH/gRMCtuxUgv6OCDrWm7pGaUMWGmlstOmeSI+aUpUfG/WCWfyyhCR"
-    "yZUprdMpZUmHmfKRRdjz+3QjZ+m8AM8ogHzANJg3hel/Z8nTwPe9S4bit+cdXsaKFjiMdMQqtPI6i++Wgv877cjOA1hn"
-    "katiR2MB90d2PhAWMdE96Hh6nSPpSIo1SdYj65CfDqUFr7skZ24DaPBHmb0Cjn+DObvniyoTNf+12htHJoLSBmo7P0yl"
-    "aLeU8snHIT4es7McYKIN12QIzQX9ljmxp6xCNGaXL+HoQ0+q6pOkoARqrK3KxnsOCJJD2PeOGTJ6zuI1Sp+QDdgjrx2T"
-    "FCqpz2Ply+zBMrsRmitySx9L0RAYfKIQShSvXMcZEAsy5WhKshv9X68UvjXnuyXrOjkKncBfFwdGcCHG8HnbKQeNkH77"
-    "zlRo+ti2w/Jl6g/zeompUzYcvYsi/s/kPzyTxyPeHWjn+PqpnBmxl8hvp2du/X0zOyMzOuZm8kBqc+Glb3VF5yYabt9y"
-    "CjVx5cSudbX3XcxcgTZkoA65bcuU5Bn+SoELAfKWmTkuJnw7hyymiaOJYrw6K+24VWQ11RfUMgXu6I6AtAmdmY2kNm2m"
-    "ZobbbP4uoO04n/u2Lb168fg1t3IJySvlQovKU/7JdHw/PYcAkjPLXYepyEuEqlQi5YSBnAq970yvmGIovFAeCoI6m5xR"
-    "Nnr28UwslNsoxf29wvdefTuxvaOhfgbPpa+pmKDJQ99c3KwxsywoEcm82SG1oNq5j9X3NvA9e6fOIRdFVm4p8ofgzLG2"
-    "R65skCjU3ydyWzZ16O20EQ5mhekbq2q+1urbcq5TZezBUSvTFOT3L569w5SLigq1yV+Sh3j4+9snk58mj3OJVfFIfFtr"
-    "hH9Ux5ffFp6DBh21Ibb3dO67yt7wXRScKfUkEPpT7PM7bZIHdNnQDxd+tndIA4DGWBFP6UC6Raxl0Pq8Kl4rUDoG8jOc"
-    "hQHBfp3vzxn+/MqVaI3oato1ZyAAn1vE2wDNO88zam/LhUUI45IUp0KXhMyT2PzM7JOkaBvlS11bF1h11zD/4t3cmPy/"
-    "rCHuOMRHtjuOx6xr76svpgVeI+fL2qM+y4B0OSXnOYjFrGqr2Dhifyc0SOjGYob3D1RURfC2cTvcqxy5zRs1qamjWYO4"
-    "d1CKgTg0RqxcqnzL0fwiyw7fthNFLtMrH3C4p9ppoPiLuXPh77aoI+27XZ2CrY3MfA0lPbtjKBQVEX0V3a3uLt5HXw/P"
-    "KNi+JT7fOxl+gfz6iXi5vAPnITAYJ9blpnv7SdHQF8d8o+r7AmNfbHrjERnOyedlVeXb+X8F6QX8+rLcM98BDGk/Webr"
-    "+APcee4ahutBGhvNzJ3NRqlGr+GOWY4VOK3cCrfhp01idU7LZg6Jx6u6kx8X7bDam3AX+wPx2mE5Eu4Tj1lNZj0/0uBi"
-    "NP46wgOEcv+Ubqsl/7RDULNXOF2E6ArY+d8TUKTUhn+HEOafUdFQXxFzGs58938+kmDqyZyDOcfnf7i5d3t6Sf7tSvfH"
-    "EmI45x1720z5dyujhGBTLpdWdXsqsWhGtNNGF5STPuywwUNOXxH1bp/yqDPl0UP6d4yGJQHrfkmlx1S37ZH2osxqL6XY"
-    "bebYxC1qcNB+Iuc3IIZaplRZsUldyDWO9IhJyJGH7vT5WsAgLfx2/C/hFGdZjFNEUlJPLh0DGTm+tC45SmXISK1J2v0H"
-    "rWMac/8NA4islHlf1nm2l45c3vwHpPUgF3ic7Vpdbxu7Ef0rhF4sAZKS9D5Vbgu4iXtv2nzBDpCHyIjpXa7EeperktzI"
-    "auD/3jND7oektWM5vkBaNA+BltwhZ4YzZ85w/W3gyzJ3g9nnbwMjCzWYDRbKDMYDr31OT78qo6z0SkhBb4rMlgV+L6VJ"
-    "c2WdyHSupng/VS6xeuV1aR4qNTdzc6ZkKn47effqzenZuRga9VVZoYtVab02C6H9SEBGrK3GYqVRwnk8y5x+ftj4ZWlE"
-    "UaZVrsb8nl8qXtvNjXTXKhVZacWVcjpVWGsqPmmIVL7ZccwSXtqF8k4kZaGCqp9J6+lVhXF1IbTh14ySVjk/N6vNypb/"
-    "VImf+rLIxbA2ayyw9qryY1pplStyBgbdtc7zSartWKxyqc0IQyUbcxl2EHD55dxYlWH9pXK0G9yV51NxKpMlW8Qu8MoI"
-    "7YRV5B9YB+udT5W1x2INy8RkkixVcj0WisTgqpydNjc8q2FiqrOsdZU0bg1/D+k3VGf7WWoknNw4sV7quL0TsF0U2jk6"
-    "FjiVX8MRnjjx9/P378bd9WS+Jum4hPQ4gQSxJcosKEYLjoPGJLWW1mBVR2GkDfx3DisKOZh9G/jNioKwvCJvYxp+XymE"
-    "hnI0W/udfkuzeZ9xGOPIC+khtZJ+SZEc1nDeYpPB7bhZ1VR5Pri92I1dUmkrUMUwVZmscj/biYvmLQTIdkyMOCNYaDCj"
-    "fW7HgxAbT6trWHNXyz9RJv9lutrUoV+He59aIeu7Sj3GYTB+YWUhaDUxLJHFFhu7enxI43+eTqejPhXwtuOlnkqLuGCf"
-    "InHqTl04gTqhd4UDV9LsIVxAJFP6JdQ7FopAqg7orVQSQ3WjvXgxEjqrZ+nMkMe76dRVJ5O5U9CH7E/8AxTyViHT6lwC"
-    "lJYiLZPgPtrBKl9ZgxSFzpJkAAMi185jxmFLVp+wMZE21Ubm2m/GojKpSnLkfipStYKVyiTIPiDYxnh5A0ykhPfIhBqO"
-    "f5n+EZjtBBxfIjV7TELQJ+oBFgHmcpkQqohunHtGlACcqU7pDAhAud70bdfB4qdNPqxfxspE53ol3XIs/k3/ZdotGWRX"
-    "a/xoFRBBnADDlxDSBMgWoFHaTU8scuH4gjd+N73P//H6zZsvr16fPQuY8YwHpkXK2rezJ7+evvt4jvEeLbmm9eZufbDf"
-    "V6n1Iq9GZbuYCSIDG8QoKmXJMYmnpExRO2LesWsRE2lNMNpwT1BoMD4kArCSybVccIG26qtWa/xI1VW1oLHRMcqmKSe8"
-    "8Yx1iBayFh1YZXJBQ50s5oiUOXIv3aAeuH1IgYdkmmoyVOYfOvWrjs+w0kNrXkjWbXffs/6uoz9R8iBbKHNmLV0CN0BE"
-    "lETYkNFUzEsXM60xTuUpU4ho+ZDwYm4i5ZhFkWoFwidSpOKoXmUX5cQwyoCa5JtRQ0a6NGDb5kh96CfCpHAdLzVBXw9I"
-    "a+WGniuTAJUWKj1MLADxQSK14ltSB5zJe0NAJhemdF4nxJJ6+PW2Rzjz+3SjZOlMAGcUgnzAMJhXhemfc5RpwPveJQvl"
-    "HLKnZw6TVv2rAoLByZ9rOGIVmv06i7dLXbT9BbxzlauihbEY93t+3tmsjonuQden1zmSi/1OJu3ZaxefdneLWXdBydwU"
-    "0JiPMn2POP4N7uyer7dV4vVXtTUOJoLWBmr7MIyX1C3tHluvQD5alV9ymuxEQ1OoyQWUWAACRsP9NuxA+f2GDHWcwaIE"
-    "RAwDHKsbSeUMoGqdSsdbqQt4BGEIKR17Aeb/Gk1T5BFuL9/HtAsQQx5D07bC857d2i4yqXNHL0tRURgFihGbm6BcJ41Q"
-    "RVLlSWTajv6v9xiPZYv38LWD69cByHey4wQfqxOft5txuYnEfcwPqPcFJEIQ0cDdRSPK9UJap+HYm6u3+H8N+OlrQH3E"
-    "7YF2jq+/CDAi9paA+4GdkPrxuA5O1UV1yj26GsNwuB6r03ofwO98lbC6mWWGNvHlxC31auu9mhgjJEFwPahzA6eUPvRq"
-    "vKCilJqb/V4l3BaRWzUBOeFQUGehPd9EOU3ty1ScCASngyBpEy9+1gCWQqZqbvgWj4ZAD21lsMKNP+arI17/7csPoOw5"
-    "h/tC+XgDFurCwZj9NFcaMZKOHF9qzEReop4lEowWDvKkKCme6gXjENUgorlAsaPJEZHdoy9H4kr5tVJ8fVgcc9ULt5XU"
-    "/dOTo+sSlqW3qVch4WG4u1wvIVkWxHPS4HbsWlBr3gf9Wwb8iO10Mck9l5MbogexgnNB7tlXVmAT9se23JSVjVdHTRmE"
-    "W+H6yik7pZk+k3OdKON2jlqZqiBwePv6I0ROVtQHTv4wfY6Hv56/mvwyeZlLrIpHAmWrwRHQfF88roZHDTpqY9ve03nq"
-    "Jh7BYRUlUxJAIF5/cc632kyfvTt5e9ofLvzsHsAVEI11wz2jA+n2yI6DNpCvyPiYswEhDVM1RHBY58eJxe/fGBOsEVzN"
-    "uu6MABAISP2xQbPleUq35/LKoc5xx4tTgaRlnITxc7MNkqK5h8+0dT6iansfHyGH0891kXJM+V9abLfPA2q02y/arGvv"
-    "1J3cIWjkQ9e8d40zIF0OIUY7BZtVbRQb17Hfbhp3uNgtlj9Rz1YHb1Pc42ebToE/UxNLV6UWkN0GUV2C442Lk5nKN/sl"
-    "/xBhIgEnabo72wiKXCbXoU7xTW/nWoc+BCl7LMIXN7onD3dwnWawKej8cUyGooCh2LDUQYtDTJbxUxRSdvT9qo5m8DFl"
-    "/ckx9A7M7MfvLHsAVKKeGC+W5Tp86ApOpiIaGu+yykGl+LZiHBrZ4DzC0EuCCrla5ZvL/wqsjGEfWv4AmDthSPakabgj"
-    "2Im7AHnD+NGSxkZz82C3EUPpddw+OLICh7VyYfcD+z9W5zAStItXQdV2/3rRiy6whC/EPxEc7rY68StnV2eZiivgULht"
-    "hnKIkxvPLa6pOYOvm4Wk6umCDl5izJm1AJp5Ys26iBUdMQvWZBLm3xrg2X60PqJGxV4T7Bpm2wWI4RTWmYTqzxSiBwMW"
-    "ZPaDZ9e4j1t6SVK/YVJwqRPDS7Y4OHYmzk7/djmaUsyVWeZU97Kn7uZRYbXRBfHg5x0oec6UGZX2fpEXHZEXz+nffihl"
-    "FJVPi0g9rrrPRrJFmcUWjWmN2XdxEzU46CDInAqoYmVC3Ry71Ed+s6dHTXz20rvV53vVhrQI5lDghj8oQRBTnKIMk3oy"
-    "8xzI6CukQx70+b1xSWN/1LqmTk9/k4EtV8p8Km2eblGgi9v/AB0Ts+h4nO1c627cOJZ+FcJYIFWAquxcume7nAngTWd6"
-    "Mpukg9jAYBEbNktiVamtkjQiZaemx8A8zTzYPsmeCylRF7sudje8A+dH4NKFPPfznUOKv+6FSaxzFe5N9g7GL/eCvVQu"
-    "FfyYlsVcKfh9pQodZyndfz4+gCt867xQfyvjQunzfGUW9MCbP74c/wAPREqHRZwbfu0nlapCGiW0kWkkkyxVgZBzlZpR"
-    "oWS0EmG2XMKdURKnSpgsS7SYFdlSmFWuIvGZRhcLeCIBUsYwflaavDR7k1/3jFnBDEZ9M3A5j+F59/Mm2Jsn2VQm57KY"
-    "673J118dZ6PRLxoIC/ZwfPitTRGnc/htGYIhZjLRqs2HTPW1KsR1bBYCeBB/Of75k1DplUqyXMEV4C8Cyg75CSmuZFIq"
-    "McgKMRIz+B9ux+kwEGahRJwCA0JqeIyGyaa/qNCIS7UCjqcrkcsCiDUwHRF9E3jUW+6DPb3ICoOXsh5mVFouges9xyvK"
-    "5Gwtjzw2kruUJhD4sgDS8W0xiNRMlomZ0M9hH1GjWZyomphcmsV6uV4XMRgHSsVKeKEKsJA0M2AMVqgTuj9dGaVFNoMH"
-    "RbwEEwI7KqM4QxLVcqqiCKQHFpmVRQiSlwJM2zzTIkXyQWUaB/x8dPLn0YtAjMfjQMRGM3PVTKAgBUTSfNaQPDYjNS3n"
-    "NYNTMFYl0/U8gqquhSlkqKYyvCQe4hTUm8pEqKLICt2cx8RLlZGS7Uygzakq1k8UyjRUCVFv3UrIGdqRWcRawO+V0CrM"
-    "0kijfC7sPBdMREunS/mtNjZLB1I934gQMCNPpyDfmoJwAeYdAlWavWFWJgmrQcsrUCF6y4U1xS/v/nQhBgcTsAdQ5zIG"
-    "/6LYocVc8QwYMUDJ1jr5oRYnOo+TZBTFxda2ibbYohHtTyB7ljXgishuTRku1FLuYCo5ODAzZiOziLKwXALLFEsw8ljN"
-    "PtNDsCJtIIgiUUWZpuj7DTJmsUqi7WMdhTBmIRCOGXSz0ShJlnoimMosTVZEKsQrkIdhHUeZMaBFknCDGPUtT2S8Q+jl"
-    "2VgZ4PsZXQedc4gNYXzOGOukMZUmXGxrAzCSNVuZJMA6BewPMYaTX+MocNoIOKjfMCV/ev/hHenLRX3UW5UsKNMpGS7E"
-    "wFkwhiKVzEikLev9JZvqHTyQdGh5nggMQMQF5twRKY74QUGh5rIUQ6ZzolfDjSiTegTc5wlkqmgHU29SyHmApOJS7UJB"
-    "oDfoYYwUNqIpSbJrCNRgW2Vo4it1b8JQQt54TuGYTbLNSCJ2dkYcOMPfSiAAropPRx/fNcO7hnwyKFSupJHTRA0PraOk"
-    "2TRDdAUOM1X4mAIbvYC4C8M48BZdEMDQLHaw0SbhK6V9nLHaQZSWhxUnX49wcF8F2HKFt/YhuDsOJ+QqZiENszaLC21Q"
-    "B5qAVUa46RLkJwapUpjxO+zynNaEK22RUiH1wYAAblAI01UutUaA2FIYxrj7hW43KUK8VHx8+5mB7T4iEvTDeAbcbmQ8"
-    "yzDfBXCo4kp1SKnoEBmInmLTZhZMnI1IeLvAH+tPwIrLHDa/YVbjUcuCdLIRNa4kuY+G7BgCXUh9izfTBdhdkuw8LRjC"
-    "EUIXcYzDiMHxf7//8GG8jIbriQDk7pKnl0jFa86Eb7D6kFVE0HKlrVMgvm0nycEskfMAk1FgZR+IfJUXGZUgkLJsEmCy"
-    "rtERgbIphJdDUaaRQhBAhQHSqnHYIgZ2If0JKFnkGEa6Uini0LpWZMiGFRuAynNXv706gH8gTXDuUFpRHaUeZERfJokN"
-    "wHIDF5EDKkm8EIjpNLDgzFEXcPbAx4DTuMhSglAc7dy4QwHV6JxCLFwicjxwijAigqCKSLkOWjUDAc9Ww2TxKRAHhF5T"
-    "iGFDzFsh1i44ieCgD4gXQ4Am2S5lTmJDIpdxBPUtTlUAPi8iqAUV3oVHoSrUENVJuFZWKrLDUNxmMAqpAN6dBfRnEz7j"
-    "BM733a2LISC0OQgDK5ImxMUaW0OMMvHfnVo+ZhGUFWAupoAhTHapUiKdzKNSE2ZpSEav/xEvz6HaL8w/3gTi6/tPxydn"
-    "gXj9+vh/jt+8ocoLbAtDtiqhJgJGVEQFXlyIKcj+UgFjU5ACmFaSZZeQ0uNL1agadFYVaNhWWDFAwPRH3MdY82GEk0wq"
-    "MlQC6aU21CE4wfemylwrMJHX1Z1zlI9V7hsa6PX+LTcR5qJpSJYpzs7eJYUtPymDISFYx/IQE1Fq9EkMxfg2q4opnWWI"
-    "WwjBEs7IWL4xK0OFhUL/2TsS/HcbA1t2c0ABBb2IUI+JnYjX/M4EscMbHI9xcIWIxVeEq2dWfevwLVkauai+BdUGnGvR"
-    "dmN6z/Y7wKyByEETN05QGqDMFWT6NNYLsHSk47wFUWEQbIokCZjhgDGx+ATPSnqGpQ0WkqJFa7AcqETA6Qg2uJaTrYOZ"
-    "ULQw8FRWB3Bkf9W3+fGY+h419qMuApFmc1oHbgJNFMqfv/iOQxBqYibjREVj7Eq5fOy3pMB5bm+bWROz1uX6YAJbLePT"
-    "9DT9grb356NPP3549+UYQRFaQrzMAbShCGIXyAleo8LqPpxrri2zqEwUmyNFAhhbn6aEGSmeTZWGGI/WKP5qQZibkUt4"
-    "cPY5ui05LZH6Fakec/w/c1EuBfMEUZ2mVcIZm2wJGnVsBcLFVmsg6Ajg75e2gIdUhZlvSCEAObjgGQSI8OI0hfgH4y8U"
-    "WRSIK0nG4h2GSOSIRGCwpMBwgfIB7rhvp4ri0GkUat3wMuDICqJKSGinaWXSUTyb1aKyyYpCLJBO/NNbQ5eHYzu9ppi3"
-    "jLVGtVBpKEmFR+xzgT+eTK7xbTuExGhFGRxSknL8WDfDt65lgdUudUfVbAZyxWABKgMzAI6xgRPKAipRCKXUMp1mmMqx"
-    "aGu3R50mti2TkYyGcXoNw6YtVE+hTzfsoLep2CGk0ffcsKHZpOc1TvFmnK+cYTtjbhFAf2xdtlFDpMjmhVwS3hADRNsM"
-    "kuz1AV7/IybCddB2l0kdtu2Z197qm5rsfkNwS3K8s58LaQ8jMARDjD3OThseIgYcKAEozdxdVBa2CVte0oLhIJPQPACp"
-    "BjKNqZwHYmeGzTYWOc4NSbMsMIIDN4SEwO8JeGGXGfskriL1nCsgkBwm4OwRQOkc+FdpGCuMYqvUyG8QBK8d5LTx9+X4"
-    "hyGmwb5WMITfcNMexl28QsRLZMj9M88pKHHaGBrFEcGVuU09LfuoA/K2sQGuZaLu80+lBozwd/xvBhmfYml+rRdezBf8"
-    "OsYI1zqG6A9xIitWPTXZLr1djyiqxM5/fP9lnyPDvivNiLT67tFP7z6dHMP1VnXc7GpuXhZXEuFyDpddJrYrQmAqI6sq"
-    "cIks4iURQjUoJsQTFeKsDDaE3ADXB5izc0DSAMsxpxbqKlbX8AetX+A1QCkQ3jImnVdXXO8PqfAXexAP4CXPQ8lyZMJN"
-    "uYXUXKHyAsq57XxDrfcf7s+9hTG5nuzvY2Vmu8njrJjvRwXArP0XBy8ORs9f7Fc9c0i4P88oKVmR8voYrvEVgDQB2Cgq"
-    "JrNL/B+qEg1WDwBMAb5CYI1XAXbZMWQUxShxmXz23u7VyF/RG8D80RUmNRRCGHhdZAjGwHkxUWfa9aicFFQSETywIhpg"
-    "aDhNbVid2FfKHMtaIFEN3SjtUIfolt7h2r8CGn6Kb0rBwhr8E+xpSdea2eOmsk1ZFBIdCMohRsvRdq9xNN7qFUd4460t"
-    "dPJzipFJztNMmzjk5ZcmCu5IhAJAH23oVd4N10snWJ6Uy7T/nkaXJNzUM+RSaQ1u1nPvxg8AX11UIhKq+bzB66HAl0xs"
-    "UM57IB0oapd1cLGe0JFzazJnE76infY8lXgzuXoj6pmrYi0tkwR8/YbW4DGTI9tuqZlHPyOZsA92aMaVWO8G0x50jOkW"
-    "d7elU68asNRarwM3wtlN+06G0Idix5nH7yZxh4yWXcOU/S5BeX09f5fxLczdbmPBHmQE03sDwEuxwpaId9elJoyToKM4"
-    "6ZF6WzJElWecj1+NLO4zslMLqeBWa+XDtUHOuTaHn/zHORX+50WJzuMW6d2fRZmzh9iofV4BPFobUcUS8rX1oWoJv3RO"
-    "bX1Ge86CfV2JoIeCIpdith1Q7XjJcWze5IFlFPxExmxnlVpLiCWy4lJDylduwnM7MI1YF8nCG1aMMuGGDPxnXDFwhmzn"
-    "D5PT77aJqupsZG7eh1Ijura5tOPSb1OTesga57nxNyA9HK1bV6pdshiQ+kTtIrAtStcuCdVusYeiYuNatksL23A3+P0u"
-    "BWu7HKMEQWXreoIeaVnawxIXp+s52qX47JnOL0Ef1PkeuEDt2iJVqedYpf5WdG9fw3aptCuMPb5bA4d1JP0bFbVtAYGE"
-    "7qhbbryegOulNUXzlsq6VvVSOSsKDjkG2ZNEepr7UnNxmkEUHLBIbZbHxRGNGzz8UhFYBKcfeis2bjn31MUC3akvA7c6"
-    "hWsrtZfSnL5/0poGb3AQBDg4TNhGORPnlW0x7qEhxDmur7b61dW6T6ddjbGVguoj7lb/Vl1Jry/4+Josm5fxRy15G9tq"
-    "IWPSE+qd2MzO+3LrjSspd1Zu74DY93orCg+RdO7Va3FPDY1H3tBwKq4V6qmvv6NB4ba3n/HUoHhqUDw1KLoNip5ehEMy"
-    "rpuwb7Io2/d7E7s2I7jJfce4T82H3ubDrmXkHYXc5sAWisQurMV5cJ8K3OS9Ko4FRLDVXQLWI5ON9CLOG885yA/eCdDd"
-    "QFFQgUz6QAcetVtAEAucpt0qjPdjoNfFtFsRN0AROfPY0F4PHWNhNhZHAnjDzYu814ng8LXEXX2ROk2rDY9Q0uGmIwwj"
-    "h7whCm/hFjrcbYSqsl+fLB1abiLZFPz4jt0Xt8LZ3Tcc1BsUcQzccwhwP5RaCZAU7WZEDqJ4TkiKPu8gIsSz0TMssp6d"
-    "P6t2xCFfh7wrkTYGYYOj2uxJ7+LTWI7hywPeJkR7nbJlTN9+kPxttGnjZJ/2rVnFLT9URWq5wmLJbU/F8qS16b6EsmqH"
-    "TferrCxs76tyVxAaCLbUqhjjnfZu8ThUqd5Ib26p5OP7E7h9lGNlO3pBX1X+1/GPo5ejt4ksaSj0wiKGFFhQJOwq3M7q"
-    "UQmDtkW98xdPmQjZb20vjty0nmq8j3sJO4qlu5vunL+rBAKTco0B3jTp1fKaLI8LTFvVUl0aX+FmO11/IPQY66WdF6Ux"
-    "mGGQmvgasd7O9ZLbxBeThBLaaimnGmA5rTaDYuHNwn5PI0/TZmist2zyBxccS+t9bv5ea+3HR9rfSTs7u2WLa0h38SLR"
-    "2nvr1lKHKTIq6oeLDvJtWse1cJmNvJawwHlLPamdwa8vyEM2XC99qjieKo6nimOTioMh5nKFsA8XPuu8smulQbGTxhP+"
-    "aL9bffEw63KPGuF1y5QGA/fh/U7I153X4r57TbkRBuxO7YBgY+6dId8uNnILKOzRzkOvRG2HG/vMxbrl+rr2YcDhPYpg"
-    "+5VBh7AvalQo+kJOegjNVbV2K6GWM5WsqDQ+iqL23epFkdBBEQy5tPG3HOIHCKo4tN/84Lo4r7l5C0dVmUsfZUj2nxw/"
-    "M6I+hAN1OX39Ux1dMlxf656m3WJ3l0J3p9rkFpvqFD2z2QOUIPzNJn42Tx9csNAx/vCiXVYmkf3gKOBFMBYmnV2B0Frm"
-    "ebK6+LeqQazd87LixH6B1zBf5BtPYQm69sqlxMB+ZIPXhqfpxuLFJNAr4G7RQQRst6LDs2+5DJTzR3Tb5Jk2NGNS6/nd"
-    "oF6R8cV+0fRUZjyVGY9fjf+Pyow6iduUsWt14aKiG+Z3KyseHMPdml/78COwuh6qPVASvQdWq2TZJOyzPQiCjivi45UO"
-    "xYU95+jtxx//95//wqNRwISvKauZzD956d7bVpwbtXT09ayLU/oBBBidZ072pKhxpK6s8exfHYxfjunwt5te87djnfmy"
-    "qr63bMNaGfWcEmAPYqsOqbErKSF+vCvpbAE8VwiKxHhpu5ZANBQJeNBQjGtdp2n9wSsdrFBcInROo+ooieq0gzG8em+h"
-    "o8zu6tEzTvK/P53NtNr08DNrnwetpQEol7cb4DmeQnHw+GDj3W+SPfZkFSvC3l0oiUrnjV5vLZ6mAZ74ZgeWwi9S47k+"
-    "FII+rjfN9FjT4fJmB6vV9KyLjkgFs4OWz1+zgxegoUMthuR5JwxIbcad5MkGWFmV5T9w51dyf/kJxD2BuEcE4rqZo8oS"
-    "B89fvHz13fd/+M8f5DSE+EW8dWGS3V7bflq4+CoOhA2UgmNfH4TaIfr0+W+dgRpHOPKpQIMLCjLu1BQ8Omc4vjOIIRpN"
-    "4yU2+A6aOWCPI/+drzzvRv2egHG2BuqceUjb+YAFvqi+2JzjPuu9yYuGSd+yRXOKx9gkkrZdg74JF9ExR+44W3vYo8bG"
-    "U/MQpkKhaviQk4qOLvL3KHq1nqITbwI87Q0hYqTCmD4JQbIAf9AUvGp5KLTisPz1rEFHb9HgkfL9D5tIx24+b7DNVNlz"
-    "fvD0HuyZRUwI7QACxTdI8Qobj4A/HGxAQCpK4C0nMdP26xLPr0npu6BqC+mhPdvEnjMkxbScNwioyyNv/ucvttRGIfFA"
-    "Hm1EdVgtnzKDCJDOoE1aptAq+Rpzf7cB8wbSPs5HMByP/KF9s+4EIx73kBaw3WKBO3yFd/WsGtT0VJwNir7fTBpW5iiN"
-    "oHFcGn7NQufs6AAUYM+7Q6p5YoYKEw8/2w71ArF2c8P9jLY06eqAxKCNukMqo/DRaXXGzSFtuAIG+AgktIW5jNOuJVZ1"
-    "tc/+yw2s8X39thi8NUUyeiv2xfH7n95/OhkegprO6WMpZJrPPAYZNe3Qr9n92V+93ED41ctiAHOevPvy8Y5JzxrfXmIK"
-    "pYmqw87rT7b8ObwvISfuW4jmp162b8f7167d2QFc1lJP/tA/04eyDBU9S8g1NOfFkM2GjyASeEy09ktlTFVI/83/AXxL"
-    "cex4nK1X0XLbthJ911ds1YfYU5FJmrR3KnU643HdNHdqu+P4PmU6JkSCEmoSYAHQsibuv9+zC0hW4qRPfdCMQAIHu2d3"
-    "zy6LophY1es5TZejX2k9nTQ61N4M0TiLp2+01V5FTSEq26jOWT0jtdI2Fl6rZku163u8KTpjNUXnukCtdz3F7aAb+n0b"
-    "187SGjs67UNJ/wvYtTaBwq3pOtqstSVFUYVbslo3gZIZdIQrZlSvdX07w5vNjLxuvQ7r4zn50ZKJtDFxTUXxZ8AFwCe2"
-    "h2Af/ffd5QVpe6c7N+hyOoGJg4pmaToTt/DpSv81GmDtrHtV/vANTBfcdD0O9TqqRkU1nxDdwfREx4vyZfliOilA249f"
-    "FQXt6Gloud2ZLu5nWkI5bBfUOLIukm5MLGHxT5PJ13nzZPIvEwzor+nU2ehVHSeTgq7gVJUtO708Pz+5+JnKsszEVXTk"
-    "PFWFI1mB3BAbN0ZChPQ9ILrtU0pnVH2YutvpnKIfsZoyT1gB9u8K2ymMda1DkKjstraqC7xXe+881h+mt8Y26RQe99gP"
-    "r/frtbExQybMVplu9Lqky/1/JJICqwy4t40Nx00O7zR1KkQS3lzLjmFrCUremDuNpMvEPgtk7ACXVXh01S3/1DVYsCFK"
-    "VrXUdmoV5k+ozPn37MOUywgW36lu1H8/A7G3egtbYOagPN5F7Yn3hAX4TqeKSpI2cDZLTGGjscds4+6egBLo1e66igYP"
-    "YsJH1jup1YCs8aux1/IaxCOK2Sv2aJHKAxctdetg1BiMXX0Op/xCuuj7oVPG0uXv128vLyoKCu6hfoGlbD4MFPGfajia"
-    "XDpi4mYcH+OdZfOwxRu17JANtbOtWVFrOoTIU6NbNXbxWEqbsxAVadlMDmY2dIGgpBj1rtGkUZvbx+jXynuDyuYDgW2A"
-    "+xWXcjl4d6etsrWuSg7AWndDRRvnb0MCEVeY+gsHgcKlONEPETHfk5QSLumUgrW1YVmQdAxJjiqUDB7d+CQxDdJA34P0"
-    "18cSk86EGA69kewMO/Gx+p5zjir+U7EtJwRBQJhs2CB9kNs1WDkKEVmwQsQTHuP0auA8FuzeNBCD4ySuWzfuQ694bxIX"
-    "pptFN1ldFL26L3LGXFTzzBnK29asbtWh5WPkXOPSznmSz12d/YI0cW0bNIMg7VdwbanqWznXjtD7CMfYr3NloWyqA29g"
-    "1CEqj6VVFEsV6/WuNiTWvwlN0BLzKBmZQqyneDDFE6lj1pYsG481JfYmFlOV7zNG5EGrej1LXBi4WRkOHBohCEA87/bh"
-    "ChJ85gumu01xsKU6TvEKuvbw/5N6sJxipIZBKy9xSpzB6R/TgfnFyfnZT1XS7zNOmRrpHSaTB/lDD1nnWDSx6LWSwniY"
-    "PKAX7X/Y/QJvH/YKzE++xboaWV0r/DtBRBpRM0mBLBkzWWRjOVrQrACL8fQwW71mWdRNKcCvGfhJwj/Q9cGJJ8XC9yAc"
-    "cgqF70NcgDMtuf/+jwT8/Q+M3JvAGnXT6EHbRtt6m+wfkFFw5iPD0jWoD+6zrNqIj24SMu/jdpKw/8MEVVhqb1UniJZG"
-    "3D6IZ/veAhDTcJvIrZUFdHA+7uoIDXyVEF9+K0RE02tE9VMCPLwduA8VRd4hubgBRs1qxHbucL5jHEn+GzYjsXmCFqYZ"
-    "gNOWS4a7kdpVCaWNC8lbyeWsywbv5KL1dgf/PcOn/TeqBQE3qO+dvdlNtneWDypxtjFNmk1Q9UtYL7SzGQmJBGkuQU0q"
-    "tUI1YLFm0RHBbJxOgWlNFDv/GlE3iP/s4JTsrN3YNbJ1qWnjTYzaLuAsCgQqD2ulVaoV+lB26tVjOP04xETZ28clHZ1G"
-    "3xWn9JzevX3z9uL6eAEib0SU2QuWp8BOZ7zXrySW2vfGqgx3vV/REUCuz67O/wllcjlGRF+n5i9+p5xCKznMWVAAFh9F"
-    "aTd6HX1xusLCJWysWTCgcTsBT/NbCh3blRrS/EBA8tF/VI+X7D1Xj2gFGgXyTIZw7oLSplFjuTClY5u2ZetFaSVj+MxG"
-    "wsjx0wtxOcdYxh9+gLEg35ItTsMZhbXbBFHjjIyq18KpTLVJgycH4xHf9v5XDCm/nV29+wONaz9OK5mVk2H7Ig7iQ4mR"
-    "/uxe9UN30HUYaT9FD1vCSMwA+Fsd3CdcfHzjqTz65Ir9BMMkyKBltzJVfPbuhKrT4/A8usY9P7Dl0AB8CtF7Dr1cjQ4p"
-    "rvJTcRczCyv0Z2/hTf1WthVFHrXCIXb+wgLwlcbHBzSXe0KGRCuLGoB8IXuILzjV6m772asyEt+DMFYoiTRbJunKBTD/"
-    "4pDLnyRP5mwZ2MrJ/wHVMwL3"
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1355,6 +1154,231 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjo4NDc6MTgzMCxpbnB1dHM6MTE4NDozOTgyLGxsbXM6MjkyNDoxMDMyNCxtY3BfdG9vbHM6MjQzMTo5"
+    "Mjc4LHNjaGVtYTo1MjA1OjIzOTc2LHNraWxsOjE3NDE6Mzc2Mgp4nJVV227cNhD9lYFeagOSnDZv7gVwYyMx6hiFnbeF"
+    "0dDSaMVYIgWSirItCvRr+mH9kp6hRFlbxA/dBy0vcz1zZvhHtnd2HHx2vttlWY7Pnk2WZ2/ZsFOBSVGwtqPG2R7rVpm6"
+    "Y+ep0R2X2UO+y6qWqydovJH//4rQpENrx0CT00GbPSlzCC0Ws67hSTQdz56wnb0Nzn7iKsxCjhvHvoXgHReOTc0OsovI"
+    "N54C90MnBsShJ68a7g5QxS/PKtv3CGjOL6a2e8hfIc9dVliYLApEN4wBnjLRx9F8MId/UnOjxi6c0w9G9fxTORzokb2u"
+    "md5d3F7eXN3dn0qQsFaIgJgx1oiZ0LIEuXeqJ7miE/uZnYOqT+cncv5jWZanqxGIeG3NC3aW26+ZWq6OraXaIDi7bB5y"
+    "M3ZdnklBmIyN1fieAGusFYk7IADcmHxQggF/0YG+PSXdpFvBR3vqtfdSVOv++evv5NMHp6uQnC675DVIqWlSzkDP04mx"
+    "VNtKhKIZchxGZ8ASBKYC8slR6k77gBuPOqx8qpSrtdm4bayrOHmdN8mpY/CjAsEMbWsbWoTyOLo9M9W6Fixov9B+BdCC"
+    "WyyB+A1DVOctzQAKII/Ktzn9Lp9G+xZ+ahomLJ61yVdOD8GTNsFCCeDV2oG/1h1W4J501xU4/rqn+1+ub25+u7y+O5up"
+    "eBYPyr6O/p5vL95e3X64x3myi+S1ScjMm2MSRIbJOQG3/pwYXDoAdYNaC8oKu8rWnCe6xMQQYJ3GwlzAWI3odI6+QfQs"
+    "XbgOiefe+180UZ5Ad+v8S+bjHNkYR2NEvI87Cd85K68OksUkBAC1a8s+gaVG8MttlA52dEv/rrNgr2XujJ5dKTdru3W6"
+    "YuMjebL31x+gfTEopF58V77C5uf7y+J18aZT0MT2V2cHpzmoSIHY54uBjSuYWc0fU2Nq2aF2lqp5fC5zQobiRr88u714"
+    "f/VsYj73Cfd1n5BX/ilV+VwyjGaTlPBjYYcyfsIcjj2jP7ORGkl/LZhHdzOCmzKtk3xbqqOkXkhiA0HTrLHLOsUNJE2g"
+    "1k7EQJzkjuNQmV8hO3Y1VXia9mCxhEqDCpCThD6inKSGoTt8jIHHd8NZG/Bm4EnMsoc//wWapWjxeJztV1FP3EYQfia/"
+    "YmRVAqQ7H5CnHm0lWmgbNUkjyBtCsHjHdxvsXXd3zcWN8t/7zfqud6FOggi8lQdkr3d2vpn55pu9ZzO2W+cfsu9CMeda"
+    "ZdNsHmMTppPJu+DsuF/NnZ9NtFdlnBzsHeyN9w8my+2jLHYNw8pdv+Mi4r3xrmEfDYds+iGbK6sr9ulZ2e7PMpvCWel8"
+    "rSKsGhXn6zNC9MbOso+jD6sV21ZV9vFilGkOhTdNNM5iOc6ZVidTaSqmHc2laqs4pfPoXJVft37GfLHeZSw1HbAJyjy6"
+    "utrN5NRklE3Fz8dR5trYtPFxsfZn3kX5g1U1/5Q3HV1zMJrp96PXxy9PTs+GYMneT0E9JGEIfuZVTXIa7bhb9h6Ow2p9"
+    "R9Z/zPN8dwgCdod01GOhWB44BGT56bNYwLziRpAsvV2j4KxsdtfdwpvIZF2cA94hsdW0MHFOAgNVKRzyEKKSuvB7E2l/"
+    "l0y5+io1M4FqEwKsyfl+6yacUlWBgUfiL+I9AEXPKtJCeYsjA+1YR9oVffrEg+fYekvKArMSmxEpqkyI+BLgMsEHNiqU"
+    "18aqysRuRK3VXFTKsybNDaJkW6D7RhQ6G9V7srxgj7CUpTcd7C09z7/fJRUIiXdozYGQQPqC7xGR56ZSBQMybfIcziL1"
+    "LUjaaKkBQWfYqziYQZSiqVjOfGShwPmOeh5IXa9VmI/ob/lXmjAHbE3NAg9rANSbi2BEByNwQBsP0XC+G+BiuDFVdYkd"
+    "T4b77I8XL19eHr84nfSaMUkLea0T+vXXo99OXr89w/oAShTJDPfuqrBfh7TOYjqNJMQpMZq1A0ctmiZxEm+F0zxa9V1K"
+    "LTihqfSuBp/XdC8UOlnTDk6iRhU3aobGH4Hrt4YXeNB83c5kbfeQxmPrxsnxNGFYRphQbMiqfEpLG12cGKkq9J7uMA/C"
+    "fyUFGVJaGwlUVW825teSn+cXF8+S6Pw/KFe0f6DkfUF07lMESNkTluBxxiz4XiOX2yEN2ilVDvJbqMAEgYmSYelbbWYG"
+    "IpPmkQwYVGZ7vC1dsX25jTtBXDBbYXF9mLhcO91iD9RI3oKM8GQru6V/xHhHhRv002IOS1cbONNSTUXwWsu4GKrkJwF8"
+    "S+wOEpB0IKhOGnwhMwBTVTsOA35Vi1Hkv81l51q/vM78y2qkFalvA/tcvgyFXJmCbbhTarZtjYfs1Yu3MDlqRJvGB/ke"
+    "Xn4+Ox4/H/9SKZyKV+GmNxwhddnFw1pyiWADNtwOVuexBwvI4aHijgppzKWe982+gSafvD56dTJMl/Qe7tH6YONqCEyl"
+    "IJu6HRJp++GhbJALSrojmFtwV4V0n+jPeZBOeC5xY5o/oVY8emE+U4hhUpTlPfIPktpIc7cgBplJrDiN3jQHFq6tNBWQ"
+    "/RmGtaQcMzhinxTmCl1Eqmmq7uphBeizuHUuiNNCP4u31k3+mbyichuhLbN3N7K3yBU2gslW7p5UYMqvWISex836qoTj"
+    "5QVgSqcnv17t5pn8wCvLwJtzCyliXDHgAgppatGAvY2I95JcQEu/bLK/YbK/J3+SJc9/tbg6apEVievi64n7BxtuY+R4"
+    "nO1aXY/buBX9K4RfxgZsJek+1bNdYJqku2nzhSRAHuJBTEu0zR2JUkVqHG8w/73nXpKybCuTcTILpEXzEIwokffy8txz"
+    "P+jPA1eWuR1MP3weGFmowXSwVnk1GA8yZdNaV06XBoNPyrQplHGSngXNGQtTOpHKPJeLXCXiqUzXYs6rfbhMaK250Fa4"
+    "tRK2kqmaWFXJWjqVibQsCmkyUUm3FuUS3+DDqi5XtSwS8cxcl1dKSJYipBXzRVOvlBI/06K/iMnkdwsdzn6+lnmjfjmb"
+    "i43GOvPwPMfMf7599VKUi99V6kQhXbrWZgUp0vGaZ1hSm6pxb9O1KuT8XGgnpLEbVVtRGuWnK3Ot8rJSGBHWZWXjxmL+"
+    "eTYor2aDqXB1o8ZiNsikk/ScJMnNfCw269IqMafRuZesIAxzd9LEUIpa2SZ3XiNsnQwpTVQYA972C5iKtg+hfkIriKxa"
+    "w0SwIb4O4rSzKl+OEnEhllLnDX/gN7XTeylzy4qrui5rGsGrK22y2YBGC2WtXCn/AKtB5M1NMLCEnmbyh6pLoT7BYmmZ"
+    "qXMxnw0sUNFYWms2kCkB5GOt/t3oWmHVOZ02jODPyKhP7sMlDEWwiDDItcEHrhR1YwR9kbRHboPNokGsUNeq3sapY9q0"
+    "4K1YtkarmCUz5CWO3duA7JQ2TgwL5WSC0zMpQfG8leTPSLx5+o85cLmCpIVMr1jPZZPnwkGv0U6xyWRBpzsnnS1O2mzZ"
+    "FezUg+c5b4nMroNlg8b+gdEH084DuLQZM/BazJFJhIJH0TYyleYSxiQdyZi0F8DFb8y7oYxHPr0do/QYVqGRlxcvnkIJ"
+    "xhEMWW7MzoKJeOU/xJ5wwrkSQ373aDQVK2VgAZxNejUl2TpnpQptLXlaWYtML5eEvGVdFvAK4JzmbMomz8Sm1g7IIdOG"
+    "wyHHtjODkUIM5yxtPhqzXrAOzlfYdbmxbJGwtDKpShLwVMeTB9PPA7etiMS8L+E1aKVStdMKHPf55mY86DrjHSbcjFti"
+    "xA6OePFXZRSRWqQr3q8Ua6ie8/5hmmRmZuaNkpn47eLlk+dP37wVQ0M4FrqoSoiCybQb8XbZNowFWMFkMqc/X2/dGkAp"
+    "yqzJlTcL4xJrw2rSXgEbSxgd/qEznAQc6D3cDTttJXqPcxLgxUEziljVD6R14kF9KbThz4wC3KybmWoLa5BdElcWuRjG"
+    "bY2Du4xppSpXZAwM2iud55NMA5RVLrXBEdqSNxPdBiacz0ytllifqJFPHH4TwgcDiUzgABYAqlZkH0K+CUA490QSwDf2"
+    "iPDwhJyZ4beEZULJzlQBZ0P6O3oRzxoJK7dgp7UO4uFaIM4OkvkzHOGFZdced9eT+YZmhyUA8oVKgRWKaSruZ+w1plkb"
+    "WRusak+F7SDanf4G1bxacrzGkSPEYBbFUcwJa1hXQ8iAgBtGDAhscHN5iF1SaQ+oYpippUSgmR7gov0KANnHxIg9gicN"
+    "piSn9bD71TXQ84GWPiNIqm2EfoR7n1rei7tKfYvBQprClCWGJby4huA2fRnS+N/AtKM+FfC15aXuS4uwYJ8i4dUXdWEH"
+    "6kBvgQNX8pjhPCMhyFASdY4Qle0AvedKbXwQehnf0pntBwb+tKsOZyTQh/afujso5GoFT4u+BCotRVam3nwkoVauqSk8"
+    "QmdOV0EDCKjWxbRrE7gxlTUir8y1245FY9owm6kKu0SAgfeBwbbIej+BE8nhkbGZSMc/JX8dUX7m04++LQH0qbrDjkBz"
+    "OTJkzgE7OOf0MBBnpjMO9KsQb/rEdbj4fp0P65chMtG5LqRdj8Uf9N9S2zWTbLXBHzsFhJ9OhIG8jvN7hAWQRllve7DI"
+    "geMjvvjT9H77r2fPn3988uzNA88ZD3ggKTLWfvf24tenL9+9xXiPlhzTen03HuzXVdpZkVejsF1MQ1LLSV/JmOQUN1Pj"
+    "6HdsWmAiiwnGDu4pAg3Gh5QAoM66Qu5KAbpW11pt8EemFs2KxkbnCJumnLDgKesQdshadGiVkwsa6ngxI1Lm8L1si3hg"
+    "jykFFpJZpmmjMn/diV8RnydlXqHk2Tf3LesfGvp9zDnhOdNdukSl3qYuKWGDR1Mwp4KNPa3dnMpDOux3PiS+mJk23/VT"
+    "mooqFqTWahRXOWQ5MQxzkJrk21GbjHTTgP09h9SH/gRMCtuxUgv6OCDrWm7pGaUMWGmlstOmeSI+aUpUfG/WCWfyyhCR"
+    "yZUprdMpZUmHmfKRRdjz+3QjZ+m8AM8ogHzANJg3hel/Z8nTwPe9S4bit+cdXsaKFjiMdMQqtPI6i++Wgv877cjOA1hn"
+    "katiR2MB90d2PhAWMdE96Hh6nSPpSIo1SdYj65CfDqUFr7skZ24DaPBHmb0Cjn+DObvniyoTNf+12htHJoLSBmo7P0yl"
+    "aLeU8snHIT4es7McYKIN12QIzQX9ljmxp6xCNGaXL+HoQ0+q6pOkoARqrK3KxnsOCJJD2PeOGTJ6zuI1Sp+QDdgjrx2T"
+    "FCqpz2Ply+zBMrsRmitySx9L0RAYfKIQShSvXMcZEAsy5WhKshv9X68UvjXnuyXrOjkKncBfFwdGcCHG8HnbKQeNkH77"
+    "zlRo+ti2w/Jl6g/zeompUzYcvYsi/s/kPzyTxyPeHWjn+PqpnBmxl8hvp2du/X0zOyMzOuZm8kBqc+Glb3VF5yYabt9y"
+    "CjVx5cSudbX3XcxcgTZkoA65bcuU5Bn+SoELAfKWmTkuJnw7hyymiaOJYrw6K+24VWQ11RfUMgXu6I6AtAmdmY2kNm2m"
+    "ZobbbP4uoO04n/u2Lb168fg1t3IJySvlQovKU/7JdHw/PYcAkjPLXYepyEuEqlQi5YSBnAq970yvmGIovFAeCoI6m5xR"
+    "Nnr28UwslNsoxf29wvdefTuxvaOhfgbPpa+pmKDJQ99c3KwxsywoEcm82SG1oNq5j9X3NvA9e6fOIRdFVm4p8ofgzLG2"
+    "R65skCjU3ydyWzZ16O20EQ5mhekbq2q+1urbcq5TZezBUSvTFOT3L569w5SLigq1yV+Sh3j4+9snk58mj3OJVfFIfFtr"
+    "hH9Ux5ffFp6DBh21Ibb3dO67yt7wXRScKfUkEPpT7PM7bZIHdNnQDxd+tndIA4DGWBFP6UC6Raxl0Pq8Kl4rUDoG8jOc"
+    "hQHBfp3vzxn+/MqVaI3oato1ZyAAn1vE2wDNO88zam/LhUUI45IUp0KXhMyT2PzM7JOkaBvlS11bF1h11zD/4t3cmPy/"
+    "rCHuOMRHtjuOx6xr76svpgVeI+fL2qM+y4B0OSXnOYjFrGqr2Dhifyc0SOjGYob3D1RURfC2cTvcqxy5zRs1qamjWYO4"
+    "d1CKgTg0RqxcqnzL0fwiyw7fthNFLtMrH3C4p9ppoPiLuXPh77aoI+27XZ2CrY3MfA0lPbtjKBQVEX0V3a3uLt5HXw/P"
+    "KNi+JT7fOxl+gfz6iXi5vAPnITAYJ9blpnv7SdHQF8d8o+r7AmNfbHrjERnOyedlVeXb+X8F6QX8+rLcM98BDGk/Webr"
+    "+APcee4ahutBGhvNzJ3NRqlGr+GOWY4VOK3cCrfhp01idU7LZg6Jx6u6kx8X7bDam3AX+wPx2mE5Eu4Tj1lNZj0/0uBi"
+    "NP46wgOEcv+Ubqsl/7RDULNXOF2E6ArY+d8TUKTUhn+HEOafUdFQXxFzGs58938+kmDqyZyDOcfnf7i5d3t6Sf7tSvfH"
+    "EmI45x1720z5dyujhGBTLpdWdXsqsWhGtNNGF5STPuywwUNOXxH1bp/yqDPl0UP6d4yGJQHrfkmlx1S37ZH2osxqL6XY"
+    "bebYxC1qcNB+Iuc3IIZaplRZsUldyDWO9IhJyJGH7vT5WsAgLfx2/C/hFGdZjFNEUlJPLh0DGTm+tC45SmXISK1J2v0H"
+    "rWMac/8NA4islHlf1nm2l45c3vwHpPUgF3ic7Vpdbxu7Ef0rhF4sAZKS9D5Vbgu4iXtv2nzBDpCHyIjpXa7EeperktzI"
+    "auD/3jND7oektWM5vkBaNA+BltwhZ4YzZ85w/W3gyzJ3g9nnbwMjCzWYDRbKDMYDr31OT78qo6z0SkhBb4rMlgV+L6VJ"
+    "c2WdyHSupng/VS6xeuV1aR4qNTdzc6ZkKn47effqzenZuRga9VVZoYtVab02C6H9SEBGrK3GYqVRwnk8y5x+ftj4ZWlE"
+    "UaZVrsb8nl8qXtvNjXTXKhVZacWVcjpVWGsqPmmIVL7ZccwSXtqF8k4kZaGCqp9J6+lVhXF1IbTh14ySVjk/N6vNypb/"
+    "VImf+rLIxbA2ayyw9qryY1pplStyBgbdtc7zSartWKxyqc0IQyUbcxl2EHD55dxYlWH9pXK0G9yV51NxKpMlW8Qu8MoI"
+    "7YRV5B9YB+udT5W1x2INy8RkkixVcj0WisTgqpydNjc8q2FiqrOsdZU0bg1/D+k3VGf7WWoknNw4sV7quL0TsF0U2jk6"
+    "FjiVX8MRnjjx9/P378bd9WS+Jum4hPQ4gQSxJcosKEYLjoPGJLWW1mBVR2GkDfx3DisKOZh9G/jNioKwvCJvYxp+XymE"
+    "hnI0W/udfkuzeZ9xGOPIC+khtZJ+SZEc1nDeYpPB7bhZ1VR5Pri92I1dUmkrUMUwVZmscj/biYvmLQTIdkyMOCNYaDCj"
+    "fW7HgxAbT6trWHNXyz9RJv9lutrUoV+He59aIeu7Sj3GYTB+YWUhaDUxLJHFFhu7enxI43+eTqejPhXwtuOlnkqLuGCf"
+    "InHqTl04gTqhd4UDV9LsIVxAJFP6JdQ7FopAqg7orVQSQ3WjvXgxEjqrZ+nMkMe76dRVJ5O5U9CH7E/8AxTyViHT6lwC"
+    "lJYiLZPgPtrBKl9ZgxSFzpJkAAMi185jxmFLVp+wMZE21Ubm2m/GojKpSnLkfipStYKVyiTIPiDYxnh5A0ykhPfIhBqO"
+    "f5n+EZjtBBxfIjV7TELQJ+oBFgHmcpkQqohunHtGlACcqU7pDAhAud70bdfB4qdNPqxfxspE53ol3XIs/k3/ZdotGWRX"
+    "a/xoFRBBnADDlxDSBMgWoFHaTU8scuH4gjd+N73P//H6zZsvr16fPQuY8YwHpkXK2rezJ7+evvt4jvEeLbmm9eZufbDf"
+    "V6n1Iq9GZbuYCSIDG8QoKmXJMYmnpExRO2LesWsRE2lNMNpwT1BoMD4kArCSybVccIG26qtWa/xI1VW1oLHRMcqmKSe8"
+    "8Yx1iBayFh1YZXJBQ50s5oiUOXIv3aAeuH1IgYdkmmoyVOYfOvWrjs+w0kNrXkjWbXffs/6uoz9R8iBbKHNmLV0CN0BE"
+    "lETYkNFUzEsXM60xTuUpU4ho+ZDwYm4i5ZhFkWoFwidSpOKoXmUX5cQwyoCa5JtRQ0a6NGDb5kh96CfCpHAdLzVBXw9I"
+    "a+WGniuTAJUWKj1MLADxQSK14ltSB5zJe0NAJhemdF4nxJJ6+PW2Rzjz+3SjZOlMAGcUgnzAMJhXhemfc5RpwPveJQvl"
+    "HLKnZw6TVv2rAoLByZ9rOGIVmv06i7dLXbT9BbxzlauihbEY93t+3tmsjonuQden1zmSi/1OJu3ZaxefdneLWXdBydwU"
+    "0JiPMn2POP4N7uyer7dV4vVXtTUOJoLWBmr7MIyX1C3tHluvQD5alV9ymuxEQ1OoyQWUWAACRsP9NuxA+f2GDHWcwaIE"
+    "RAwDHKsbSeUMoGqdSsdbqQt4BGEIKR17Aeb/Gk1T5BFuL9/HtAsQQx5D07bC857d2i4yqXNHL0tRURgFihGbm6BcJ41Q"
+    "RVLlSWTajv6v9xiPZYv38LWD69cByHey4wQfqxOft5txuYnEfcwPqPcFJEIQ0cDdRSPK9UJap+HYm6u3+H8N+OlrQH3E"
+    "7YF2jq+/CDAi9paA+4GdkPrxuA5O1UV1yj26GsNwuB6r03ofwO98lbC6mWWGNvHlxC31auu9mhgjJEFwPahzA6eUPvRq"
+    "vKCilJqb/V4l3BaRWzUBOeFQUGehPd9EOU3ty1ScCASngyBpEy9+1gCWQqZqbvgWj4ZAD21lsMKNP+arI17/7csPoOw5"
+    "h/tC+XgDFurCwZj9NFcaMZKOHF9qzEReop4lEowWDvKkKCme6gXjENUgorlAsaPJEZHdoy9H4kr5tVJ8fVgcc9ULt5XU"
+    "/dOTo+sSlqW3qVch4WG4u1wvIVkWxHPS4HbsWlBr3gf9Wwb8iO10Mck9l5MbogexgnNB7tlXVmAT9se23JSVjVdHTRmE"
+    "W+H6yik7pZk+k3OdKON2jlqZqiBwePv6I0ROVtQHTv4wfY6Hv56/mvwyeZlLrIpHAmWrwRHQfF88roZHDTpqY9ve03nq"
+    "Jh7BYRUlUxJAIF5/cc632kyfvTt5e9ofLvzsHsAVEI11wz2jA+n2yI6DNpCvyPiYswEhDVM1RHBY58eJxe/fGBOsEVzN"
+    "uu6MABAISP2xQbPleUq35/LKoc5xx4tTgaRlnITxc7MNkqK5h8+0dT6iansfHyGH0891kXJM+V9abLfPA2q02y/arGvv"
+    "1J3cIWjkQ9e8d40zIF0OIUY7BZtVbRQb17Hfbhp3uNgtlj9Rz1YHb1Pc42ebToE/UxNLV6UWkN0GUV2C442Lk5nKN/sl"
+    "/xBhIgEnabo72wiKXCbXoU7xTW/nWoc+BCl7LMIXN7onD3dwnWawKej8cUyGooCh2LDUQYtDTJbxUxRSdvT9qo5m8DFl"
+    "/ckx9A7M7MfvLHsAVKKeGC+W5Tp86ApOpiIaGu+yykGl+LZiHBrZ4DzC0EuCCrla5ZvL/wqsjGEfWv4AmDthSPakabgj"
+    "2Im7AHnD+NGSxkZz82C3EUPpddw+OLICh7VyYfcD+z9W5zAStItXQdV2/3rRiy6whC/EPxEc7rY68StnV2eZiivgULht"
+    "hnKIkxvPLa6pOYOvm4Wk6umCDl5izJm1AJp5Ys26iBUdMQvWZBLm3xrg2X60PqJGxV4T7Bpm2wWI4RTWmYTqzxSiBwMW"
+    "ZPaDZ9e4j1t6SVK/YVJwqRPDS7Y4OHYmzk7/djmaUsyVWeZU97Kn7uZRYbXRBfHg5x0oec6UGZX2fpEXHZEXz+nffihl"
+    "FJVPi0g9rrrPRrJFmcUWjWmN2XdxEzU46CDInAqoYmVC3Ry71Ed+s6dHTXz20rvV53vVhrQI5lDghj8oQRBTnKIMk3oy"
+    "8xzI6CukQx70+b1xSWN/1LqmTk9/k4EtV8p8Km2eblGgi9v/AB0Ts+h4nO1c627cOJZ+FcJYIFWAquxcume7nAngTWd6"
+    "Mpukg9jAYBEbNktiVamtkjQiZaemx8A8zTzYPsmeCylRF7sudje8A+dH4NKFPPfznUOKv+6FSaxzFe5N9g7GL/eCvVQu"
+    "FfyYlsVcKfh9pQodZyndfz4+gCt867xQfyvjQunzfGUW9MCbP74c/wAPREqHRZwbfu0nlapCGiW0kWkkkyxVgZBzlZpR"
+    "oWS0EmG2XMKdURKnSpgsS7SYFdlSmFWuIvGZRhcLeCIBUsYwflaavDR7k1/3jFnBDEZ9M3A5j+F59/Mm2Jsn2VQm57KY"
+    "673J118dZ6PRLxoIC/ZwfPitTRGnc/htGYIhZjLRqs2HTPW1KsR1bBYCeBB/Of75k1DplUqyXMEV4C8Cyg75CSmuZFIq"
+    "McgKMRIz+B9ux+kwEGahRJwCA0JqeIyGyaa/qNCIS7UCjqcrkcsCiDUwHRF9E3jUW+6DPb3ICoOXsh5mVFouges9xyvK"
+    "5Gwtjzw2kruUJhD4sgDS8W0xiNRMlomZ0M9hH1GjWZyomphcmsV6uV4XMRgHSsVKeKEKsJA0M2AMVqgTuj9dGaVFNoMH"
+    "RbwEEwI7KqM4QxLVcqqiCKQHFpmVRQiSlwJM2zzTIkXyQWUaB/x8dPLn0YtAjMfjQMRGM3PVTKAgBUTSfNaQPDYjNS3n"
+    "NYNTMFYl0/U8gqquhSlkqKYyvCQe4hTUm8pEqKLICt2cx8RLlZGS7Uygzakq1k8UyjRUCVFv3UrIGdqRWcRawO+V0CrM"
+    "0kijfC7sPBdMREunS/mtNjZLB1I934gQMCNPpyDfmoJwAeYdAlWavWFWJgmrQcsrUCF6y4U1xS/v/nQhBgcTsAdQ5zIG"
+    "/6LYocVc8QwYMUDJ1jr5oRYnOo+TZBTFxda2ibbYohHtTyB7ljXgishuTRku1FLuYCo5ODAzZiOziLKwXALLFEsw8ljN"
+    "PtNDsCJtIIgiUUWZpuj7DTJmsUqi7WMdhTBmIRCOGXSz0ShJlnoimMosTVZEKsQrkIdhHUeZMaBFknCDGPUtT2S8Q+jl"
+    "2VgZ4PsZXQedc4gNYXzOGOukMZUmXGxrAzCSNVuZJMA6BewPMYaTX+MocNoIOKjfMCV/ev/hHenLRX3UW5UsKNMpGS7E"
+    "wFkwhiKVzEikLev9JZvqHTyQdGh5nggMQMQF5twRKY74QUGh5rIUQ6ZzolfDjSiTegTc5wlkqmgHU29SyHmApOJS7UJB"
+    "oDfoYYwUNqIpSbJrCNRgW2Vo4it1b8JQQt54TuGYTbLNSCJ2dkYcOMPfSiAAropPRx/fNcO7hnwyKFSupJHTRA0PraOk"
+    "2TRDdAUOM1X4mAIbvYC4C8M48BZdEMDQLHaw0SbhK6V9nLHaQZSWhxUnX49wcF8F2HKFt/YhuDsOJ+QqZiENszaLC21Q"
+    "B5qAVUa46RLkJwapUpjxO+zynNaEK22RUiH1wYAAblAI01UutUaA2FIYxrj7hW43KUK8VHx8+5mB7T4iEvTDeAbcbmQ8"
+    "yzDfBXCo4kp1SKnoEBmInmLTZhZMnI1IeLvAH+tPwIrLHDa/YVbjUcuCdLIRNa4kuY+G7BgCXUh9izfTBdhdkuw8LRjC"
+    "EUIXcYzDiMHxf7//8GG8jIbriQDk7pKnl0jFa86Eb7D6kFVE0HKlrVMgvm0nycEskfMAk1FgZR+IfJUXGZUgkLJsEmCy"
+    "rtERgbIphJdDUaaRQhBAhQHSqnHYIgZ2If0JKFnkGEa6Uini0LpWZMiGFRuAynNXv706gH8gTXDuUFpRHaUeZERfJokN"
+    "wHIDF5EDKkm8EIjpNLDgzFEXcPbAx4DTuMhSglAc7dy4QwHV6JxCLFwicjxwijAigqCKSLkOWjUDAc9Ww2TxKRAHhF5T"
+    "iGFDzFsh1i44ieCgD4gXQ4Am2S5lTmJDIpdxBPUtTlUAPi8iqAUV3oVHoSrUENVJuFZWKrLDUNxmMAqpAN6dBfRnEz7j"
+    "BM733a2LISC0OQgDK5ImxMUaW0OMMvHfnVo+ZhGUFWAupoAhTHapUiKdzKNSE2ZpSEav/xEvz6HaL8w/3gTi6/tPxydn"
+    "gXj9+vh/jt+8ocoLbAtDtiqhJgJGVEQFXlyIKcj+UgFjU5ACmFaSZZeQ0uNL1agadFYVaNhWWDFAwPRH3MdY82GEk0wq"
+    "MlQC6aU21CE4wfemylwrMJHX1Z1zlI9V7hsa6PX+LTcR5qJpSJYpzs7eJYUtPymDISFYx/IQE1Fq9EkMxfg2q4opnWWI"
+    "WwjBEs7IWL4xK0OFhUL/2TsS/HcbA1t2c0ABBb2IUI+JnYjX/M4EscMbHI9xcIWIxVeEq2dWfevwLVkauai+BdUGnGvR"
+    "dmN6z/Y7wKyByEETN05QGqDMFWT6NNYLsHSk47wFUWEQbIokCZjhgDGx+ATPSnqGpQ0WkqJFa7AcqETA6Qg2uJaTrYOZ"
+    "ULQw8FRWB3Bkf9W3+fGY+h419qMuApFmc1oHbgJNFMqfv/iOQxBqYibjREVj7Eq5fOy3pMB5bm+bWROz1uX6YAJbLePT"
+    "9DT9grb356NPP3549+UYQRFaQrzMAbShCGIXyAleo8LqPpxrri2zqEwUmyNFAhhbn6aEGSmeTZWGGI/WKP5qQZibkUt4"
+    "cPY5ui05LZH6Fakec/w/c1EuBfMEUZ2mVcIZm2wJGnVsBcLFVmsg6Ajg75e2gIdUhZlvSCEAObjgGQSI8OI0hfgH4y8U"
+    "WRSIK0nG4h2GSOSIRGCwpMBwgfIB7rhvp4ri0GkUat3wMuDICqJKSGinaWXSUTyb1aKyyYpCLJBO/NNbQ5eHYzu9ppi3"
+    "jLVGtVBpKEmFR+xzgT+eTK7xbTuExGhFGRxSknL8WDfDt65lgdUudUfVbAZyxWABKgMzAI6xgRPKAipRCKXUMp1mmMqx"
+    "aGu3R50mti2TkYyGcXoNw6YtVE+hTzfsoLep2CGk0ffcsKHZpOc1TvFmnK+cYTtjbhFAf2xdtlFDpMjmhVwS3hADRNsM"
+    "kuz1AV7/IybCddB2l0kdtu2Z197qm5rsfkNwS3K8s58LaQ8jMARDjD3OThseIgYcKAEozdxdVBa2CVte0oLhIJPQPACp"
+    "BjKNqZwHYmeGzTYWOc4NSbMsMIIDN4SEwO8JeGGXGfskriL1nCsgkBwm4OwRQOkc+FdpGCuMYqvUyG8QBK8d5LTx9+X4"
+    "hyGmwb5WMITfcNMexl28QsRLZMj9M88pKHHaGBrFEcGVuU09LfuoA/K2sQGuZaLu80+lBozwd/xvBhmfYml+rRdezBf8"
+    "OsYI1zqG6A9xIitWPTXZLr1djyiqxM5/fP9lnyPDvivNiLT67tFP7z6dHMP1VnXc7GpuXhZXEuFyDpddJrYrQmAqI6sq"
+    "cIks4iURQjUoJsQTFeKsDDaE3ADXB5izc0DSAMsxpxbqKlbX8AetX+A1QCkQ3jImnVdXXO8PqfAXexAP4CXPQ8lyZMJN"
+    "uYXUXKHyAsq57XxDrfcf7s+9hTG5nuzvY2Vmu8njrJjvRwXArP0XBy8ORs9f7Fc9c0i4P88oKVmR8voYrvEVgDQB2Cgq"
+    "JrNL/B+qEg1WDwBMAb5CYI1XAXbZMWQUxShxmXz23u7VyF/RG8D80RUmNRRCGHhdZAjGwHkxUWfa9aicFFQSETywIhpg"
+    "aDhNbVid2FfKHMtaIFEN3SjtUIfolt7h2r8CGn6Kb0rBwhr8E+xpSdea2eOmsk1ZFBIdCMohRsvRdq9xNN7qFUd4460t"
+    "dPJzipFJztNMmzjk5ZcmCu5IhAJAH23oVd4N10snWJ6Uy7T/nkaXJNzUM+RSaQ1u1nPvxg8AX11UIhKq+bzB66HAl0xs"
+    "UM57IB0oapd1cLGe0JFzazJnE76infY8lXgzuXoj6pmrYi0tkwR8/YbW4DGTI9tuqZlHPyOZsA92aMaVWO8G0x50jOkW"
+    "d7elU68asNRarwM3wtlN+06G0Idix5nH7yZxh4yWXcOU/S5BeX09f5fxLczdbmPBHmQE03sDwEuxwpaId9elJoyToKM4"
+    "6ZF6WzJElWecj1+NLO4zslMLqeBWa+XDtUHOuTaHn/zHORX+50WJzuMW6d2fRZmzh9iofV4BPFobUcUS8rX1oWoJv3RO"
+    "bX1Ge86CfV2JoIeCIpdith1Q7XjJcWze5IFlFPxExmxnlVpLiCWy4lJDylduwnM7MI1YF8nCG1aMMuGGDPxnXDFwhmzn"
+    "D5PT77aJqupsZG7eh1Ijura5tOPSb1OTesga57nxNyA9HK1bV6pdshiQ+kTtIrAtStcuCdVusYeiYuNatksL23A3+P0u"
+    "BWu7HKMEQWXreoIeaVnawxIXp+s52qX47JnOL0Ef1PkeuEDt2iJVqedYpf5WdG9fw3aptCuMPb5bA4d1JP0bFbVtAYGE"
+    "7qhbbryegOulNUXzlsq6VvVSOSsKDjkG2ZNEepr7UnNxmkEUHLBIbZbHxRGNGzz8UhFYBKcfeis2bjn31MUC3akvA7c6"
+    "hWsrtZfSnL5/0poGb3AQBDg4TNhGORPnlW0x7qEhxDmur7b61dW6T6ddjbGVguoj7lb/Vl1Jry/4+Josm5fxRy15G9tq"
+    "IWPSE+qd2MzO+3LrjSspd1Zu74DY93orCg+RdO7Va3FPDY1H3tBwKq4V6qmvv6NB4ba3n/HUoHhqUDw1KLoNip5ehEMy"
+    "rpuwb7Io2/d7E7s2I7jJfce4T82H3ubDrmXkHYXc5sAWisQurMV5cJ8K3OS9Ko4FRLDVXQLWI5ON9CLOG885yA/eCdDd"
+    "QFFQgUz6QAcetVtAEAucpt0qjPdjoNfFtFsRN0AROfPY0F4PHWNhNhZHAnjDzYu814ng8LXEXX2ROk2rDY9Q0uGmIwwj"
+    "h7whCm/hFjrcbYSqsl+fLB1abiLZFPz4jt0Xt8LZ3Tcc1BsUcQzccwhwP5RaCZAU7WZEDqJ4TkiKPu8gIsSz0TMssp6d"
+    "P6t2xCFfh7wrkTYGYYOj2uxJ7+LTWI7hywPeJkR7nbJlTN9+kPxttGnjZJ/2rVnFLT9URWq5wmLJbU/F8qS16b6EsmqH"
+    "TferrCxs76tyVxAaCLbUqhjjnfZu8ThUqd5Ib26p5OP7E7h9lGNlO3pBX1X+1/GPo5ejt4ksaSj0wiKGFFhQJOwq3M7q"
+    "UQmDtkW98xdPmQjZb20vjty0nmq8j3sJO4qlu5vunL+rBAKTco0B3jTp1fKaLI8LTFvVUl0aX+FmO11/IPQY66WdF6Ux"
+    "mGGQmvgasd7O9ZLbxBeThBLaaimnGmA5rTaDYuHNwn5PI0/TZmist2zyBxccS+t9bv5ea+3HR9rfSTs7u2WLa0h38SLR"
+    "2nvr1lKHKTIq6oeLDvJtWse1cJmNvJawwHlLPamdwa8vyEM2XC99qjieKo6nimOTioMh5nKFsA8XPuu8smulQbGTxhP+"
+    "aL9bffEw63KPGuF1y5QGA/fh/U7I153X4r57TbkRBuxO7YBgY+6dId8uNnILKOzRzkOvRG2HG/vMxbrl+rr2YcDhPYpg"
+    "+5VBh7AvalQo+kJOegjNVbV2K6GWM5WsqDQ+iqL23epFkdBBEQy5tPG3HOIHCKo4tN/84Lo4r7l5C0dVmUsfZUj2nxw/"
+    "M6I+hAN1OX39Ux1dMlxf656m3WJ3l0J3p9rkFpvqFD2z2QOUIPzNJn42Tx9csNAx/vCiXVYmkf3gKOBFMBYmnV2B0Frm"
+    "ebK6+LeqQazd87LixH6B1zBf5BtPYQm69sqlxMB+ZIPXhqfpxuLFJNAr4G7RQQRst6LDs2+5DJTzR3Tb5Jk2NGNS6/nd"
+    "oF6R8cV+0fRUZjyVGY9fjf+Pyow6iduUsWt14aKiG+Z3KyseHMPdml/78COwuh6qPVASvQdWq2TZJOyzPQiCjivi45UO"
+    "xYU95+jtxx//95//wqNRwISvKauZzD956d7bVpwbtXT09ayLU/oBBBidZ072pKhxpK6s8exfHYxfjunwt5te87djnfmy"
+    "qr63bMNaGfWcEmAPYqsOqbErKSF+vCvpbAE8VwiKxHhpu5ZANBQJeNBQjGtdp2n9wSsdrFBcInROo+ooieq0gzG8em+h"
+    "o8zu6tEzTvK/P53NtNr08DNrnwetpQEol7cb4DmeQnHw+GDj3W+SPfZkFSvC3l0oiUrnjV5vLZ6mAZ74ZgeWwi9S47k+"
+    "FII+rjfN9FjT4fJmB6vV9KyLjkgFs4OWz1+zgxegoUMthuR5JwxIbcad5MkGWFmV5T9w51dyf/kJxD2BuEcE4rqZo8oS"
+    "B89fvHz13fd/+M8f5DSE+EW8dWGS3V7bflq4+CoOhA2UgmNfH4TaIfr0+W+dgRpHOPKpQIMLCjLu1BQ8Omc4vjOIIRpN"
+    "4yU2+A6aOWCPI/+drzzvRv2egHG2BuqceUjb+YAFvqi+2JzjPuu9yYuGSd+yRXOKx9gkkrZdg74JF9ExR+44W3vYo8bG"
+    "U/MQpkKhaviQk4qOLvL3KHq1nqITbwI87Q0hYqTCmD4JQbIAf9AUvGp5KLTisPz1rEFHb9HgkfL9D5tIx24+b7DNVNlz"
+    "fvD0HuyZRUwI7QACxTdI8Qobj4A/HGxAQCpK4C0nMdP26xLPr0npu6BqC+mhPdvEnjMkxbScNwioyyNv/ucvttRGIfFA"
+    "Hm1EdVgtnzKDCJDOoE1aptAq+Rpzf7cB8wbSPs5HMByP/KF9s+4EIx73kBaw3WKBO3yFd/WsGtT0VJwNir7fTBpW5iiN"
+    "oHFcGn7NQufs6AAUYM+7Q6p5YoYKEw8/2w71ArF2c8P9jLY06eqAxKCNukMqo/DRaXXGzSFtuAIG+AgktIW5jNOuJVZ1"
+    "tc/+yw2s8X39thi8NUUyeiv2xfH7n95/OhkegprO6WMpZJrPPAYZNe3Qr9n92V+93ED41ctiAHOevPvy8Y5JzxrfXmIK"
+    "pYmqw87rT7b8ObwvISfuW4jmp162b8f7167d2QFc1lJP/tA/04eyDBU9S8g1NOfFkM2GjyASeEy09ktlTFVI/83/AXxL"
+    "cex4nK1X0XLbthJ911ds1YfYU5FJmrR3KnU643HdNHdqu+P4PmU6JkSCEmoSYAHQsibuv9+zC0hW4qRPfdCMQAIHu2d3"
+    "zy6LophY1es5TZejX2k9nTQ61N4M0TiLp2+01V5FTSEq26jOWT0jtdI2Fl6rZku163u8KTpjNUXnukCtdz3F7aAb+n0b"
+    "187SGjs67UNJ/wvYtTaBwq3pOtqstSVFUYVbslo3gZIZdIQrZlSvdX07w5vNjLxuvQ7r4zn50ZKJtDFxTUXxZ8AFwCe2"
+    "h2Af/ffd5QVpe6c7N+hyOoGJg4pmaToTt/DpSv81GmDtrHtV/vANTBfcdD0O9TqqRkU1nxDdwfREx4vyZfliOilA249f"
+    "FQXt6Gloud2ZLu5nWkI5bBfUOLIukm5MLGHxT5PJ13nzZPIvEwzor+nU2ehVHSeTgq7gVJUtO708Pz+5+JnKsszEVXTk"
+    "PFWFI1mB3BAbN0ZChPQ9ILrtU0pnVH2YutvpnKIfsZoyT1gB9u8K2ymMda1DkKjstraqC7xXe+881h+mt8Y26RQe99gP"
+    "r/frtbExQybMVplu9Lqky/1/JJICqwy4t40Nx00O7zR1KkQS3lzLjmFrCUremDuNpMvEPgtk7ACXVXh01S3/1DVYsCFK"
+    "VrXUdmoV5k+ozPn37MOUywgW36lu1H8/A7G3egtbYOagPN5F7Yn3hAX4TqeKSpI2cDZLTGGjscds4+6egBLo1e66igYP"
+    "YsJH1jup1YCs8aux1/IaxCOK2Sv2aJHKAxctdetg1BiMXX0Op/xCuuj7oVPG0uXv128vLyoKCu6hfoGlbD4MFPGfajia"
+    "XDpi4mYcH+OdZfOwxRu17JANtbOtWVFrOoTIU6NbNXbxWEqbsxAVadlMDmY2dIGgpBj1rtGkUZvbx+jXynuDyuYDgW2A"
+    "+xWXcjl4d6etsrWuSg7AWndDRRvnb0MCEVeY+gsHgcKlONEPETHfk5QSLumUgrW1YVmQdAxJjiqUDB7d+CQxDdJA34P0"
+    "18cSk86EGA69kewMO/Gx+p5zjir+U7EtJwRBQJhs2CB9kNs1WDkKEVmwQsQTHuP0auA8FuzeNBCD4ySuWzfuQ694bxIX"
+    "pptFN1ldFL26L3LGXFTzzBnK29asbtWh5WPkXOPSznmSz12d/YI0cW0bNIMg7VdwbanqWznXjtD7CMfYr3NloWyqA29g"
+    "1CEqj6VVFEsV6/WuNiTWvwlN0BLzKBmZQqyneDDFE6lj1pYsG481JfYmFlOV7zNG5EGrej1LXBi4WRkOHBohCEA87/bh"
+    "ChJ85gumu01xsKU6TvEKuvbw/5N6sJxipIZBKy9xSpzB6R/TgfnFyfnZT1XS7zNOmRrpHSaTB/lDD1nnWDSx6LWSwniY"
+    "PKAX7X/Y/QJvH/YKzE++xboaWV0r/DtBRBpRM0mBLBkzWWRjOVrQrACL8fQwW71mWdRNKcCvGfhJwj/Q9cGJJ8XC9yAc"
+    "cgqF70NcgDMtuf/+jwT8/Q+M3JvAGnXT6EHbRtt6m+wfkFFw5iPD0jWoD+6zrNqIj24SMu/jdpKw/8MEVVhqb1UniJZG"
+    "3D6IZ/veAhDTcJvIrZUFdHA+7uoIDXyVEF9+K0RE02tE9VMCPLwduA8VRd4hubgBRs1qxHbucL5jHEn+GzYjsXmCFqYZ"
+    "gNOWS4a7kdpVCaWNC8lbyeWsywbv5KL1dgf/PcOn/TeqBQE3qO+dvdlNtneWDypxtjFNmk1Q9UtYL7SzGQmJBGkuQU0q"
+    "tUI1YLFm0RHBbJxOgWlNFDv/GlE3iP/s4JTsrN3YNbJ1qWnjTYzaLuAsCgQqD2ulVaoV+lB26tVjOP04xETZ28clHZ1G"
+    "3xWn9JzevX3z9uL6eAEib0SU2QuWp8BOZ7zXrySW2vfGqgx3vV/REUCuz67O/wllcjlGRF+n5i9+p5xCKznMWVAAFh9F"
+    "aTd6HX1xusLCJWysWTCgcTsBT/NbCh3blRrS/EBA8tF/VI+X7D1Xj2gFGgXyTIZw7oLSplFjuTClY5u2ZetFaSVj+MxG"
+    "wsjx0wtxOcdYxh9+gLEg35ItTsMZhbXbBFHjjIyq18KpTLVJgycH4xHf9v5XDCm/nV29+wONaz9OK5mVk2H7Ig7iQ4mR"
+    "/uxe9UN30HUYaT9FD1vCSMwA+Fsd3CdcfHzjqTz65Ir9BMMkyKBltzJVfPbuhKrT4/A8usY9P7Dl0AB8CtF7Dr1cjQ4p"
+    "rvJTcRczCyv0Z2/hTf1WthVFHrXCIXb+wgLwlcbHBzSXe0KGRCuLGoB8IXuILzjV6m772asyEt+DMFYoiTRbJunKBTD/"
+    "4pDLnyRP5mwZ2MrJ/wHVMwL3"
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5969,6 +5993,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5982,6 +6020,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9837,6 +9876,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

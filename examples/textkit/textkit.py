@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1016: the first handler from handlers.py
-#     line 1122: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11855: the tables (commands, groups, errors, result shapes)
+#     line 831: the first handler from handlers.py
+#     line 937: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -220,6 +220,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -375,16 +380,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -392,8 +415,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -679,214 +702,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjo1MTU6MTAyOSxpbnB1dHM6NjcwOjIxODcsbGxtczoxNjA4OjU3MjAsc2NoZW1hOjM5OTU6MTc4Nzks"
-    "c2tpbGw6MTg5NDo0MTIzCnicbZNBb9swDIX/CqHTCsjDzrkV2aXAOgwNdjJ8UC3G1iJLqkQhzYb991GSnQRDL3FkkI+f"
-    "Hp//iCn6HJLY9b0Qkn9Gnx0JKfblCdY4TBLOPuoEymkYZxXVSBj5rTUnhPP4WQyyFwlVHGdu/BENN9KMrZn/KYJF0TiD"
-    "gqCIe93aO0UM0LkmQEZfuP0Fz9EQAuE7ASt57hotKocRjj4uXDzcyhk42Txx37NiQQU/X75BebODx8P+6QksloGNXZvJ"
-    "UIJfnrk0vF64PGHg+5CPjaESs9h3HqSs+b3eYQeJogmy3N5NCKNKKEFHH+DVKndq8p98IOOdsvbyADoHa0ZFmCrwINnY"
-    "ZeGyZvXqcj/IL3yHXnQdeVKWR3ed8+thkC5bK8Wj1oxaSOBsaK7e1ookihW9OBqLQlLM2LzZdnGTN1XZTM5H7Ar+Nun+"
-    "1TbvuS6rjPKZIOKkouaBsBYVPVf7rVkM8RvhvCuKB2JH1JENZ0aTeOvu0laPG2qrPDI7FtL/yctWoW30zpvrlu5mrSBL"
-    "BVnUe2fRTTTfVexzi2GRK/g3pFuIP6C6caxpuAPZHBAnxMAjrD9j5GcOASvcSpUrVXbmLV+dXk+byV9Lejj/yBnR23dW"
-    "ZI2bKvbRxESrXlfztym1wyZ0KKdrDvlr5iii4gUWzY8CwpjRe+Iciurj338F5lU4eJzVVcFO20AQPcNXrKweqBRI4NCD"
-    "bxUt6qVqVXqLIhi843hhvWtmx4II8e+dsdNgElDNgUNziOLxzns7b95M9ovYBt6bP2QfUlFhDVmeVcxNyqfT6xTDYR89"
-    "irScWoKSpyezk9nh8cl0fXyS8apByYpX11iwPDcUGyR2mLL8ISud7384xrqPRKqBJaMBrp7yE5MLy+xxEwAiWMl7i6kg"
-    "17CLQaJnimc4mu7i5sBiCa3n3CSGYIGscaFp+WOX2L3K8vlCUSODV/41/FWMHiHsEHy21oDxLqC5c1wZrtB0uWkIWcoz"
-    "PgosWOs0E/zPQd3968l8sdhPCFRU76iwyMhIYVDaWsqdygzhsvVABu8bwpQ0LCW8W4v60t/QI7cMkfCigIQjOvUdWNC1"
-    "SbFlrU2R1RmavtOrSeZd7VhxIax+lEK5YXCBcYkklW1CofU+e1xsc55zbIw0CUmM4ZKpBUu+5CL4zB+arvYgvG0doRW2"
-    "TaMWI1zDzq5M8u3yHY3DeM//ds1v9b+cVGW5pSC9k1/QXU6tkLABAo70MtRaj+xQz9Zwf+ExLMVU+Y7428Sn0lQdPiXq"
-    "yDd6F5UwFqLlM8k/zbYF7wocrbaOfPofNyEh2DcM2d/peo72Ld51IgsYG4/q1G6QjiQfQ1urnjeIjTz6eNe1q22kOtWX"
-    "HXu952k/eK+boAOQK7TB3bZjRvyLKCj1NXIptH2HJkZRBLkzR+ko8UvDruzNCIZzPWeuPISbZIDkT8UaBNkrSjYEZmpH"
-    "LvzODntzXQFdQLaTNGLvad28YhDCctw4ykEkDAXKGBYyJRCSdMQEqMUQB5elEJueNDe/vp5dfjxS0WNZJuQXB692wdXa"
-    "49mg4NlwZb6ecjxIOZ7pZ3sMta4RU/gH4KPw8Xic1VhNb9s4EP0rhC5JAFlIL3twigJFP7ZdtE3RdLGH2qhoaWyzpkiV"
-    "pOK6gf/7zpCUrFhuEGM3u21OMT9mOG/emyF1kzitpU3Gn24SxStIxskSZJ2kSQm2MKJ2QiscfK6LpgLlOP1mtCdlSjtW"
-    "cCn5TELGXvBiyXJv7dM0I1s5E5a5JTBb8wJGFmpuuIOSFbqquCpZzd2S6TmuwYW10QvDq4y9Vtd6BYx7L4xbltcbtySv"
-    "8M2thMvqDXtM9p+w0eiLxYmTx9dcNvDkJGdrgSbz+DtHI39cXb5jevYFCscq7oqlUAt0yJ03f4LWhaobd1UsoeL5BROO"
-    "cWXXYCzTCsJ2UNcgdQ04wqwrdeNSlt9MEr2aJGPmTAMpmyQld5x+Z1m2zVO2XmoLLKfRPHgGdIZ7d97YKWcGbCNdOBGi"
-    "QJhy1R4YB0IaZogaIYFOw4bOEQFsEC2EE1dHd8JZkPOzjD1lcy5k4xeEoHbnnnNp/cHBGG1oBKdWQpWThEYrsJYvIPxA"
-    "1NDldhsB5nhONfoORjP4hogVuoQLlk8SiwRpLNmaJLwgrnw28LURBtBqTolHEEKOFGbz0xSBIoa0jJBC4QKnmWkUoxXZ"
-    "oezbCF+LjWVwDWbTWkkpfuajsh6Y7oyWEJEaGRDgIMiKxrHTChzPMJGqIIJeHHIaMsc+vHiZI3EX6HTGi5U//byR0i89"
-    "O3jc0WhG6c8pKItUUBsvGzsO7HrjY6a8iAh9jCP88PRE7PPIPqFSz8yOlIQZA1RfhqrtkTkZ3yRuU5OkA51wGkVWg3EC"
-    "UPE3222a9Pl4jw3btCsThW6UG9SJZzQa0ogS0KYMGSiWKP3CIQFTnER1r4tsoibqd3ENmGjNNNGY+dNT+lAWHLcinVTJ"
-    "TdlOrJcCiwwmDarabfAnbiYogzpixTh9++x92oJ+NmYL9OHT5I34hWbhi5k9FrFkLmT4Rziowog2KG7cQcUM18f91hks"
-    "NMm2G+DG8M0Arpdkj/ju0WSnJcw5qnu8F/mZ3+insFJPyap2XPbOO8PIgauBg6clQhMo4mVHOPi9tm/SlwKiAy9LQTu5"
-    "fN+LO0wfSZZYqG6BdYf5/YOTKgKDbhMoIGWpbZAKPDzZwHfg6M0wG56ZvRmsa7AAQ1OerYenyPvBKZxr6xsmJrhtnbQW"
-    "2+1TzJpwElqV2B1bIoL7bNk3HxGl/HOFncI344g1Ly+V3LzCkyVj35EIT/wHi/A1hOGIsyhRPdoh/3er+8K2wE2xHDDp"
-    "PULoPH9ikaaO5fsaEgzJj7lRUdwLAzUbqV9S4TGSIXkGysIIFo3kBttLjZmxNIyZebASEfJyRI0QC6UNfC64hXtUirc+"
-    "lVQkUOYUG1mmykTbB7WCSF4Jr27sZ5dzf4EcCKcbUtghk+103+eV0zXjc5K1vwP63hjvSn2ftH1fDG2ipj9T1brEktTd"
-    "MkknR5amw+WH7hIHtvy4+CRxT6/k+PT+pBXHiRIvdbIZiuwt9y+BPz+88fNj9vTq2evXTALlPlwtSrGg694XjXGXbLbB"
-    "5fGloc3R6j+M9P6pPlITxZUkD9cYhQLE/3gIAaHq/B82FUmdjGhtxb99lqAWWBmGuR/crppQgcmRd96JZnfB6rv47Xw/"
-    "oS0tHkYydxP0PyRT24Fvw/eOCrEU32MLowqKkymBpxbgK13KSoyNzSRXq8CvU10HoOTmjJVNLQW9Eewv2dwerDdRvEd0"
-    "prYl3bb2Sq89qdGYixL3OaEwQTUVcWgFQB8npF57eTQ1RnfrZhW61Y9F5w3gERolvjb36YvPiQ94oQH/6SK+bMhK+JCA"
-    "rz9hrDvUIT277uHhitZ1lDN4Nyz9e47FUt4ZjlR/6H53Nwf+H1WHoAbQfSDeDd/h9Drgqn3k+5vqmvunfuovqyh2HELB"
-    "iQrGfquBORhQBZA8BUqbBsP+EyqxZoWG/EcWxW5/LMhw69FCxD33azO7c3H/pSKGRKhYdpr7iAM2Y/9p4iyjhOn53II7"
-    "2FAqoURFWjrvEeu8f5/78ZZHvS2PzulvSIb5v99dDkB1V4wUy30b6sc+azDRYWNKWd511OyOO1iaqDjxD67BdIoQTvga"
-    "Cv7Tl+fpBaM93R0ZOxe3+N49hHsHSRd/PHU84wMoFF3WoP7SRpa9tdvtdPs34vvSqXic7VyNbhu5EX4VVigQGVjJjpNL"
-    "e7IbwMglPbdxEsQu2iInyNQuJTGmdvdIrh1dzkCfpkBfoC9wb9In6cyQ+6u1tZavh1zhA3LQ/pHzP98MSX/uhUqaVIS9"
-    "UW9v+KQX9GK+FHBhxSd7IS3cuBTayCR2Lwz34M4003MhJlp8n0ktzCRd2QW98PwPT4ZfwwuRMKGWqXWfnbmhRixMstgG"
-    "zAiuwwXjccSsjFYMp2IzqYRh/UQzY+EJ1xGTcZrZneF38XfxSw4fhMlyiR9pwSPD7EL4j6Rl0rC5vBRxwNYGYFcLEePb"
-    "WjAO/+IkFkOgMcksPO2NPvesXXmG4XYqUxHll9dBb66SKVcTruemN/rwORfPYPDRAHNBz65SvDZWy3gO114oMMSMKyOa"
-    "suCxuRKaXUm7YEAI+9Pp2zdMxJdCJamAO0B8BJQduDc4u+QqEySWAZsRb5GMdwLi3rHHDbxGwyTTjyK07EKsRMSmK5Zy"
-    "DcRamI6Ivg4q1Hvug55ZJNriraSFGRFnS+C6l/OKMhlv5NGNjeQuOagbP0a1kJr7kZjxTIEx4OVOG1ED1GpJTMrtYrNc"
-    "r7S0gqTiJYz6DkDZltnEC3VEz6crCzaTzOBFJpd8Dm/xLJIJkiiWUxFFAk3MJJkOQfKcgX/YR4bFSD6ozOCA747Ovh3s"
-    "B2w4HAZgf8YxV8wEChJAJM3nDanCZiSm2bxkcJokSvB4M4+gqitmNQ/FlIcXxIOMQb0xV0xonWhTn8fKpUhIyX4m0OZU"
-    "6M0ThTwOhSLqc5/jM7QjuwBHg+sV+HCYxOCFIJ9zP8+5I6Kh0yX/VBqbpwOpnnciBMyoolOQb0lBuADzDoEq47xhlinl"
-    "1GD4JagQveXcm+L7l6/OWX9vBPYA6lxK8C9QfAx6mws3gwUlgJK9dbqXGpyYVCo1iKS+s21S7KnTiPbHkD3PGnBFZDem"
-    "DBdiybcwlRQc2DHmwzuLkjBbAssUSzDyeM0+MjtgRcZCTEWidBbH6Ps1MmZSqOjusY5CmGMhYDkz6GaDgVJLM2KOyiRW"
-    "KyIV4hXIwzodR4m1oEWScI0Y8SlVXG4Ret1sThng+wndB527EBvC+Gymk+VGaUy5DRd3tQEYyZstVwpYp4D9WmI4+Syj"
-    "INdG4IL6taPk1fHrlz4luqiPeiuShZJ4hYmxn1swhiKhZiTShvV+TKZmCw8kHXqeRwwDEHGBKXhAiiN+UFCouSTGkJk7"
-    "0dOdTpRxMwDuUwWZKtrC1OsUujxAUslTLaZ/BxGQ6lU3mpRKriBQg21loQVkcW/CUEKV8XKFYzZJupFE7GyNOHCG7zMg"
-    "AO6yN0cnL+vh3UA+6WuRCm75VImdA+8ocTJNItRyzKYCXxNgo+cQd2GYHABG5wQwjBM72Gid8JUwVZyx2kKUnoeVS74V"
-    "wsF9BeDTFT7aheCeczgiV7ELbh1rM6mNRR0YAlYJ4aYLkB/rx0Jgxl9j183pTbjQFikVUh8MCOAGhTBdpdwYBIgNhWGM"
-    "u1/ozidFiBezkxfvyEbMLiIS9EM5A247Gc8yTLcBHEJfijVSCjpYAqKn2NTNgomzAQlvG/jj/QlYyTOHz2+Y1dyomSad"
-    "dKImL2vuoyE/BpUy4pPspguwO6W2nhYM4QihCzvFYVj/9M/Hr18Pl9HOZiIAuefJs5JI2aHLhM+x+uBFRDB8ZbxTIL5t"
-    "Jsn+TPF5gMko8LIPWLpKdUIlCKQsnwQcWVfoiEDZFMLLAcviSCAIoMIAaTU4rJYR1nKQJoXlQxgJyjnEoWW96SAbVmwA"
-    "Kid5/fZ0D/4DaYJzh9yL6iiuQEb0ZZJYHyw3yCMyVYrVEIjpNPDgLKcuKIpH5FTqJCYI5aJdPu4OU0k8pxALt4icCjhF"
-    "GBFBUEWkXAatkoHAzVbCZPYmYHuEXrFS3cG8FWLtgpMwF/QB8WIIMCTbJU9JbEjkUkaRoqJFAz6HCvhCCHwKr0JVaCCq"
-    "k3C9rETkh6G47cAopAL4dhbQzzp8xgly388fne8AQpuDMLAiqUNcrLENxCgrf8jVcpJEUFaAuVgNQ9jkQsREOplHoSZX"
-    "3vcPf5TLCZTy2v74PGAfjt+cno0Ddnh4+vfT58+p8tpx9bzIoCYCRkREBZ7UbAqyvxDA2BSkAKalkuQCUrq8ELWqwSRF"
-    "gYY9g5UDCJj+iHuJNR9GOO5IRYYyID0zljoE2NaAGeyVABM5LJ5MUD5euc9poMPdGx4izEXT4E6mOLvzLs58+UkZDAnB"
-    "OtYNMWKZQZ/EUIxfO1U5SmcJ4hZCsIQzEidf6ZQhQi3Qf3pHzP1uYmDPbgooQNOHCPUcsSN26L4ZIXZ4juM5HFwgYvYB"
-    "4erYq28TviVLIxc1N6DawOVatF1J3/l+B5g1ENmv48YRSgOUuYJMH0uzAEtHOiYNiAqDYFNEKTDDvsPE7A28y+kdJ22w"
-    "kBgt2oDlQCUCTkewgYP/YavA18GOULQw8FSnDuDIX5WP3euS+h4l9qMuApHmc9oa3ASaKJQ/3v/KhSDUxIxLJaIhdqXy"
-    "fFxtSVF3ba359gLvOmpAoiA8FzWqfkCOcRWiTsVsBvEbbaQQH9wNuYb6AxyIGmXTBAM4QvVmU4zacfXK6MO4PbFRcoBv"
-    "x016X1FLD8I2sVPpFzXago1WR2J515zqp27NsUcRBkCyQVKNy6QwtqH06bo7E1+WQyL6bf6zt7A2NaPdXUwbvtQdJnq+"
-    "G2mwgd39vf29weP93aKgBxN4OyPZeZJd8w4bkBrcQFspKNMlF/h/CJkGSAbrEKB89Hq8C5XOkl7iUSSRAa7eVT5uZfA1"
-    "ZTm0g7oZOHFTtkJ3JBkP16hx8v7cKEGAJLKvypO8voRHZHPtj3D21kfXVcV9cNPmk+Qj5p+DWqy0SuS2XjFAL9Pr4gbX"
-    "mq/wGtNgZeLyRezyVR64D4JS1Ldry7tlq4jQjVseNFjNRxhfN5+AJXjVj9H072A2ZAjXaL3cZqaVOOrcbeYPKqZ25gAP"
-    "Gcjerc8ghtrWB5BN9ArTbeVp7rlo5qAjqVqk3pQMUVXSMP7y1ejEPb4e56LHMNprVNWUYqMJRFHs8eYJd+KyAFy6HxNK"
-    "MRPIUcifbwfnP3WWuqaKxO7+UhoDxE4iKPMhgschleJCLyG2+95L0THOnCixYuCYYynMuHBfJBoAJcIMLS2b2CRKoAoh"
-    "4Xu4TngF67ZEX5iUE5KnYSd+TBrMrzP5cF8MyfIBg8Ybh+U7SB4Fqp8jIN9uES6zVWOuW90o+39rhtIwvS2zXC1X4qiU"
-    "6Nb95Q6JrJkD0UJvySDXlUTrVu7WJntXFMQO9RCOWhIo5Mzbr4cZcy1SNojvjzVKt7i5H4b5ck0wAAznmeIaAFaqIWTg"
-    "7QqLPyuG8SudHUGMnMeAHgchN63txqKDJu+Oa05IGXnrCySANKD54Vz1rhWufLQ1iovpO7QqTm2Sri0ZkUGI/xcg9RY8"
-    "izjCCgHN/o5oqR0R2XreuiG7VPBQZVU2R0En9fWJBxD0AIK+SDX+ukFQkQrP3n7z9sdXx387eYlBUofDdLU9CvIJ41E5"
-    "6COWj/mLgZ1c2GsK7phL/3doaWM+bcIll1InlOY2g6Zbs+QabMIAjLkSjSJe1ZNQGdKLW3GmFOW+O6TKypz4edONckWN"
-    "OwM42m9lVLauyxMO6Iyzv7x/Tc9H7Oj0xfExU8JSFxubBZGcYzfuYwJ5hzYYcVAI9tNsorsCOvQ92t3TxHN++9XdwNxZ"
-    "3r7FVcFMY4MPG/6Ow/qiS05otwVUL/TeYH0zixLxvGrDLQhpeeugz/bWenR+mwuSfdMmly8QNrUkwAdA8QAoHgDFVoAC"
-    "QzMGERecv/3pX0olAfvrT//WKvrN9oiiiPjsUWPMR78gpGiva+4YzntlEG8dqhq0aYnYh+r1SmurAFwL4U0DzIuwu+Th"
-    "vJ9dp+UNQiUlf/DNlBGt+aaBX5ciLBKwCAZnU8XjC5ea+24ljyu12mFRliqJ67uma1bO4l9oUYeWODu2Q+p9kC7ZGle7"
-    "e+WuZX+pErdvKktBHy7MF3Nksfw+u73bkt292/INasdtphJRvvaG1GCvwO1b16axKZi03EbIzXO3IaJTHKawDI1adcv7"
-    "1Cz48jBEM3fcUBE8gIsHcPEALu4NLvKMU125KQJtHieLqHg/zOGWAsoFHTcPo1lYOcevfwlnQ05rtiTyXkR9tG/xaAcA"
-    "DxjM+qKbUv1wYz6rLH+3J8xGfrzGXUwk+80NkY6JrKU14tLZ5hluz1eNZHeXlarcKNpXquiAgTsQccDO/cmEFyff/Ocf"
-    "/8TNzODfV3SuDFRSOStx7yZHHmMaSmrDU+2pWotZxS/82Y5hJC69F+xe4hk9Oq513d62dGONq7IqjufUZfUe7Xp9X58/"
-    "OlVsKwd7veK0RzGg1T7AqLibj2FgcieugGihBR4NkLir7Lu4PNJDWyH1Be46wx13cWN/4hA+vbfQUWabGkv1Y2izmRFd"
-    "jyt589zrtoh28wCPcd/o3pcH0G7/kuyxJeV6EbaucXWuys6qZgeW4j6krYBlWTa8ZdmsBBX3aNAiFY4dtHw0XToJiIZ+"
-    "wPCb6p5AbuxwDVk4AyysqmwgupYn0Th+QLgPCPcLQrjrmaPIEnuP9588/erZ737/NZ+GEL+It3Uw6PeON99meXxle8wH"
-    "SuZiXxsW3CL6tPlvmYFqhy7dPv7+OQWZfJ8zbnbfGd4axBCXx3KJqGyvngPKJaGbP3m8HvVbAsamXtK4UobkPlAtJnD7"
-    "8CRMIkETVqy6fd9rzDIwTwATCPSwTMlwV3NsZIQyW4DZKKFxU3WaaOt3n3M2zeZDCqF+fleC1Cbf7zA5oAyYVPE5noUA"
-    "eyNcRgcj8gPw/nioAaU1jm1o8ZGIrtFBtVOFiCddiMACAfdjqYi220+FR/a+BkN0E4GGQpvoFRFHm/LxFHtt7vWSsELI"
-    "082EnFWYw7NpKOdIhJIOGqFIAHvRFA58HzAjXEr6MK7RUS9EKzR81Y0Gv9bqh8gPIZBCZNSy8FubvLVurdDw7OsuGoFC"
-    "8wLxpF0TiacGDzrgbv7ISQHfw8BeI6UskKsusX9HTWiORwcMlrF+QHewCZEvnZZXDRNsVP61uTto4AirQJyPyg88nEAn"
-    "xvOzFm7cAzodQZv8/HEt6f+uxtViVaOmpfFQo+hZN2n4OIDSCGoHuyIwCSp8oT6c+mY6Ue0mdhBpVKkb6K91ML5AD6Ma"
-    "IkpctwCs2hJb+VHOoFlt1FwUz/taER/QsSVgwB3WwPg057Juk/X2SpX9J3ub2T8uv2b9F1arwQu2y06P/3j85mznANQ0"
-    "oQMbyLT76wwgo7odVrs21dmfdohOZ8XHrA9znr18f3LLpOPr/wJ//BQxeJylV9FuGzcWfZ+vuFUeLGE1s2mTLVC5KGC4"
-    "StaLWA4cFS1QFB5qhpIYzZBTkmNZjftB/YH9gf7YnktSsh27SYF9MOAZkZfnnnvuuZw8zzMtWjmhgZc3fqP8IKulq6zq"
-    "vDIar+fx9YQq02s/JieFrdYkdE1e1TvibbRUjXQ0NJacxy/C1qR01/tRQT84SX6tHLmNahrarqUmQV64DWkpa0fpXBo+"
-    "OGAco7umX6V/G6WlG03I9pqwfKv8mvL8vTM6gLFS1GS0pP+8u5iR1NeyMZ0sBlll2k54tVCN8jskdCl/7ZUF3Lc7v8bm"
-    "F8U3/yBvQtyEBbta6UUtvJhkRNfSukjG8+JF8XyQ5WDt2y/ynF5LLa3wsqbFjha9XUlJS2taWgNSg21Ftzum2pA2nmSN"
-    "yID8XZY925+UZf8nv1k2FViOJNs9C6B0LdMWEAXqV+pa6jE92h6rgdVWksCfBn+I+OwZnRrtraiAL6fLSLhwVHaRsj1N"
-    "3a6M6SrvaGmaWloaysbJLYcch3MPYI4coQ5rVJBXd9a8lxXQaUBqGoezD0ksAZSp+jEAiymkdWCacSQA5Zj6IC/hiwT0"
-    "MUQ6vTg/P5l9T0VRJMGUgcoyNxSeAMn52vThIHmDtJvdYymNqfwwMJvBhLzt8TRgeeAJYX8vsZxcX1XSuVC6/dKlABtY"
-    "K601Fs8fBhul67gLr1usFyt5eF4r7VPIGHMpVNNbWdDF4f+QLoWAB2wMHCeZQHYjnA/dQmbJiWEps/OaiyH2JB+5JAHQ"
-    "eUjVLA41Cd20pGUjVm7yKVZTCx59GLCPAPy1aHr5+xE43sidC7rqhMVvHurgNe4Y1MddeZkUiyIHIQGu0iOG+8SRrlrL"
-    "VuxPLqEh0OUe5GSCbbkxjl31rQw/oxyobcqV8zyOZoEzFxJakxCR0qun4hSf15O86RqhNF28nZ9dzEpyAklvY0vpFAcB"
-    "AytUIf2Y6JCZHXMBlTWakWKJVWLRQC6V0Uu1Cl3DTVvLpegbPwqexzKFVWlGzNVOmI9RtVjE1tSSJDxrdyePSlirZDQG"
-    "xxi4idjiCvQhvEHoSpYFl2Utm66krbEbF4OEVLggMwMbx6HY0XYeojjwFRUZ3VwAbaXYLoNeXfTpEj2FV1c2em8Nccgb"
-    "8P9yFMrTKOfd/Wyi2e9dWbMFIr2S/ykZywk1hium3RaigvgrsDJ0HoJYofgxHsdpRcdCD7FbVcOTR9H0dqY/qEDwWkIf"
-    "ogigm0dTRJ3nrbjJk3hm5SRxhv7XFbt+eR9571l23PuPJZNCXE5fQTFmuXSS46EvVshyIapNdMkeA5J3cYrnQu9QN7ZG"
-    "kGtQoCfbMM8XwlfrfR8FBbwJ5MGC1J3TJGLxPMCLAd6E9mdLSm5z138hi8htNIeDjoKrSMHjOTDETl4qLicuDaAFVb4+"
-    "FNEFSTCLyMJs83tLylGsopOVBRUfdYlm4ZHoOozCUL1IH/L/Nm6YzE7Op9+VcVRNWUgVRO+y7Db8Q7fJHtlr8dBKEdrl"
-    "NrvF5D78YfVz/Hp7MG5+8yWeS9iKtFo0JR5ONPXQXQdjRDJ7D4ZFqprtNA16tpTOWL+XEy4DqyIE/IoD9uzyIRqqXQdX"
-    "DUpLJhVGs0jZsxJgmA4U4O39prDyfUARA78ISE2MGqwCN4imDleNhYziHrbKsbeNuS/ReJU3dhdO41Uso1EM9pKDPWrS"
-    "W5rfO/5RgzNoiCXsAgLr/DEqKkO//vxLDPwvDoycrzD7mdR90HTNSW+5hRlR4EBxpqu+EZhvNx1uanxYjPb1NxwuJXVV"
-    "y07qWupqF0no0Ejg+QFnEXQKf7hERJy8jidujP3lV4EEr1oJvX2cvEWmHQ/WPE8rQpdsUeyK3ZOj7uOknNGWV6yXyOQJ"
-    "ZrLkANxQ3Nc8XsW+fykuPA4dFboszRGV7oLb9W4f/msOH9dfiSXou4If7fEmPTLecdoogipr0Bpuf3CpBdAHkhhGjEQh"
-    "0iQUNLpquDSSWLOOgsHXRkYal3wlA85fe3Q0ajO+tyusfCDErVWosT5GsmhdTCWgDQNfrDA3U1Ivnh/6zvadj5Sd3T3S"
-    "8NTbJj+lf9K7s9dns/noGERehSHCWbCHOk46xXsZugPbW6VFCjc/PNEQQebTy/NPRYnX4Ohk2dMXknBlp59fnb2ZvoOL"
-    "/oIJcRpehfE15jFaxzlUrQVfp2GoPJ02YKUq8GUxvRFt1zzt7DE4SJSu8BiA3tSmaOvyL+5GsZ/ensyR1+whprd8T4pX"
-    "wzhWuUZtkJ3Yd2CCtYKNUa4/hy2ddjS/+P7i9tXZT+fTI3K24g+Cp+EdPuZoPv1pDkznYsP2+cPlm/B6QifvTs/O0CKM"
-    "JnJWqxWr7L0B6PCBJXAuXyVhYp8DeHfe0b///APjZ0w//vlf29RfHH0KYeTnAXkzY1t40m+JPP5UwMfxmCuqV9xCfL+v"
-    "relo0Qi9idCHcaJBUrsR1X3XKL4vuL+FOmK4q3ue8xm48HB75XmvFfquzLKLeEWNNpJs6ulifXRt5k+fT93nwxWwyP4H"
-    "SGSKZg=="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"count","title":"Count lines, words and characters, like wc.",'
-        '"description":"Count lines, words and characters, like wc.\\n\\nGiven no other inp'
-        "ut, it reads standard input, which is empty when called as a tool (MCP, --batch)"
-        ': give the input as arguments.","inputSchema":{"type":"object","properties":{"fi'
-        'les":{"items":{"format":"path","type":"string"},"type":"array","description":"Fi'
-        'les to count (default: standard input)","default":[]},"total":{"type":"boolean",'
-        '"description":"Add a line with the totals","default":false}},"additionalProperti'
-        'es":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"add'
-        'itionalProperties":false,"description":"Line, word and character counts of one i'
-        'nput.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words"'
-        ':{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","word'
-        's","chars"],"title":"Counts","type":"object"},"type":"array"}},"required":["resu'
-        'lt"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint'
-        '":true}},{"name":"search","title":"Print the lines that match a pattern, like gr'
-        'ep -n.","description":"Print the lines that match a pattern, like grep -n.\\n\\nGi'
-        "ven no other input, it reads standard input, which is empty when called as a too"
-        'l (MCP, --batch): give the input as arguments.","inputSchema":{"type":"object","'
-        'properties":{"pattern":{"type":"string","description":"A regular expression"},"f'
-        'iles":{"items":{"format":"path","type":"string"},"type":"array","description":"F'
-        'iles to search (default: standard input)","default":[]},"ignore_case":{"type":"b'
-        'oolean","description":"Match without regard to case","default":false},"limit":{"'
-        'anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many '
-        'matches","default":null}},"required":["pattern"],"additionalProperties":false},"'
-        'outputSchema":{"type":"object","properties":{"result":{"items":{"additionalPrope'
-        'rties":false,"description":"One matching line.","properties":{"name":{"type":"st'
-        'ring"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","l'
-        'ine","text"],"title":"Match","type":"object"},"type":"array"}},"required":["resu'
-        'lt"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint'
-        '":true}},{"name":"tidy_slug","title":"Make a URL slug: ASCII letters and digits '
-        'joined by a separator.","description":"Make a URL slug: ASCII letters and digits'
-        ' joined by a separator.","inputSchema":{"type":"object","properties":{"text":{"t'
-        'ype":"string","description":"The text to turn into a slug"},"separator":{"type":'
-        '"string","default":"-"},"max_length":{"type":"integer","description":"Cut the sl'
-        'ug to this many characters","default":60}},"required":["text"],"additionalProper'
-        'ties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"str'
-        'ing"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHin'
-        't":false,"idempotentHint":true}},{"name":"tidy_lines","title":"Normalize lines: '
-        'strip, change case, drop blanks and (optionally) duplicates.","description":"Nor'
-        "malize lines: strip, change case, drop blanks and (optionally) duplicates.\\n\\nGi"
-        "ven no other input, it reads standard input, which is empty when called as a too"
-        'l (MCP, --batch): give the input as arguments.","inputSchema":{"type":"object","'
-        'properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","'
-        'description":"Files to read (default: standard input)","default":[]},"case":{"de'
-        'scription":"How to treat letter case.","enum":["keep","lower","upper"],"title":"'
-        'Case","type":"string","default":"keep"},"unique":{"type":"boolean","description"'
-        ':"Drop repeated lines, keeping the first","default":false},"strip":{"type":"bool'
-        'ean","description":"Strip blanks around each line","default":true}},"additionalP'
-        'roperties":false},"outputSchema":{"type":"object","properties":{"result":{"items'
-        '":{"type":"string"},"type":"array"}},"required":["result"]},"annotations":{"read'
-        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"output",'
-        '"title":"Read back the full text of an answer that was cut.","description":"Read'
-        " back the full text of an answer that was cut, a page at a time: the reference i"
-        's in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"obj'
-        'ect","properties":{"ref":{"type":"string","description":"The reference a cut ans'
-        'wer names (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"defaul'
-        't":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"'
-        '],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"r'
-        'ef":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","de'
-        'scription":"The full text\'s length, in characters."},"text":{"type":"string"},"n'
-        'ext":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of '
-        'the next page; null after the last."}},"required":["ref","offset","length","text'
-        '","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempoten'
-        'tHint":true,"openWorldHint":false}}]}'
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1171,6 +986,215 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjo1MTU6MTAyOSxpbnB1dHM6NjcwOjIxODcsbGxtczoxNjA4OjU3MjAsc2NoZW1hOjM5OTU6MTc4Nzks"
+    "c2tpbGw6MTg5NDo0MTIzCnicbZNBb9swDIX/CqHTCsjDzrkV2aXAOgwNdjJ8UC3G1iJLqkQhzYb991GSnQRDL3FkkI+f"
+    "Hp//iCn6HJLY9b0Qkn9Gnx0JKfblCdY4TBLOPuoEymkYZxXVSBj5rTUnhPP4WQyyFwlVHGdu/BENN9KMrZn/KYJF0TiD"
+    "gqCIe93aO0UM0LkmQEZfuP0Fz9EQAuE7ASt57hotKocRjj4uXDzcyhk42Txx37NiQQU/X75BebODx8P+6QksloGNXZvJ"
+    "UIJfnrk0vF64PGHg+5CPjaESs9h3HqSs+b3eYQeJogmy3N5NCKNKKEFHH+DVKndq8p98IOOdsvbyADoHa0ZFmCrwINnY"
+    "ZeGyZvXqcj/IL3yHXnQdeVKWR3ed8+thkC5bK8Wj1oxaSOBsaK7e1ookihW9OBqLQlLM2LzZdnGTN1XZTM5H7Ar+Nun+"
+    "1TbvuS6rjPKZIOKkouaBsBYVPVf7rVkM8RvhvCuKB2JH1JENZ0aTeOvu0laPG2qrPDI7FtL/yctWoW30zpvrlu5mrSBL"
+    "BVnUe2fRTTTfVexzi2GRK/g3pFuIP6C6caxpuAPZHBAnxMAjrD9j5GcOASvcSpUrVXbmLV+dXk+byV9Lejj/yBnR23dW"
+    "ZI2bKvbRxESrXlfztym1wyZ0KKdrDvlr5iii4gUWzY8CwpjRe+Iciurj338F5lU4eJzVVcFO20AQPcNXrKweqBRI4NCD"
+    "bxUt6qVqVXqLIhi843hhvWtmx4II8e+dsdNgElDNgUNziOLxzns7b95M9ovYBt6bP2QfUlFhDVmeVcxNyqfT6xTDYR89"
+    "irScWoKSpyezk9nh8cl0fXyS8apByYpX11iwPDcUGyR2mLL8ISud7384xrqPRKqBJaMBrp7yE5MLy+xxEwAiWMl7i6kg"
+    "17CLQaJnimc4mu7i5sBiCa3n3CSGYIGscaFp+WOX2L3K8vlCUSODV/41/FWMHiHsEHy21oDxLqC5c1wZrtB0uWkIWcoz"
+    "PgosWOs0E/zPQd3968l8sdhPCFRU76iwyMhIYVDaWsqdygzhsvVABu8bwpQ0LCW8W4v60t/QI7cMkfCigIQjOvUdWNC1"
+    "SbFlrU2R1RmavtOrSeZd7VhxIax+lEK5YXCBcYkklW1CofU+e1xsc55zbIw0CUmM4ZKpBUu+5CL4zB+arvYgvG0doRW2"
+    "TaMWI1zDzq5M8u3yHY3DeM//ds1v9b+cVGW5pSC9k1/QXU6tkLABAo70MtRaj+xQz9Zwf+ExLMVU+Y7428Sn0lQdPiXq"
+    "yDd6F5UwFqLlM8k/zbYF7wocrbaOfPofNyEh2DcM2d/peo72Ld51IgsYG4/q1G6QjiQfQ1urnjeIjTz6eNe1q22kOtWX"
+    "HXu952k/eK+boAOQK7TB3bZjRvyLKCj1NXIptH2HJkZRBLkzR+ko8UvDruzNCIZzPWeuPISbZIDkT8UaBNkrSjYEZmpH"
+    "LvzODntzXQFdQLaTNGLvad28YhDCctw4ykEkDAXKGBYyJRCSdMQEqMUQB5elEJueNDe/vp5dfjxS0WNZJuQXB692wdXa"
+    "49mg4NlwZb6ecjxIOZ7pZ3sMta4RU/gH4KPw8Xic1VhNb9s4EP0rhC5JAFlIL3twigJFP7ZdtE3RdLGH2qhoaWyzpkiV"
+    "pOK6gf/7zpCUrFhuEGM3u21OMT9mOG/emyF1kzitpU3Gn24SxStIxskSZJ2kSQm2MKJ2QiscfK6LpgLlOP1mtCdlSjtW"
+    "cCn5TELGXvBiyXJv7dM0I1s5E5a5JTBb8wJGFmpuuIOSFbqquCpZzd2S6TmuwYW10QvDq4y9Vtd6BYx7L4xbltcbtySv"
+    "8M2thMvqDXtM9p+w0eiLxYmTx9dcNvDkJGdrgSbz+DtHI39cXb5jevYFCscq7oqlUAt0yJ03f4LWhaobd1UsoeL5BROO"
+    "cWXXYCzTCsJ2UNcgdQ04wqwrdeNSlt9MEr2aJGPmTAMpmyQld5x+Z1m2zVO2XmoLLKfRPHgGdIZ7d97YKWcGbCNdOBGi"
+    "QJhy1R4YB0IaZogaIYFOw4bOEQFsEC2EE1dHd8JZkPOzjD1lcy5k4xeEoHbnnnNp/cHBGG1oBKdWQpWThEYrsJYvIPxA"
+    "1NDldhsB5nhONfoORjP4hogVuoQLlk8SiwRpLNmaJLwgrnw28LURBtBqTolHEEKOFGbz0xSBIoa0jJBC4QKnmWkUoxXZ"
+    "oezbCF+LjWVwDWbTWkkpfuajsh6Y7oyWEJEaGRDgIMiKxrHTChzPMJGqIIJeHHIaMsc+vHiZI3EX6HTGi5U//byR0i89"
+    "O3jc0WhG6c8pKItUUBsvGzsO7HrjY6a8iAh9jCP88PRE7PPIPqFSz8yOlIQZA1RfhqrtkTkZ3yRuU5OkA51wGkVWg3EC"
+    "UPE3222a9Pl4jw3btCsThW6UG9SJZzQa0ogS0KYMGSiWKP3CIQFTnER1r4tsoibqd3ENmGjNNNGY+dNT+lAWHLcinVTJ"
+    "TdlOrJcCiwwmDarabfAnbiYogzpixTh9++x92oJ+NmYL9OHT5I34hWbhi5k9FrFkLmT4Rziowog2KG7cQcUM18f91hks"
+    "NMm2G+DG8M0Arpdkj/ju0WSnJcw5qnu8F/mZ3+insFJPyap2XPbOO8PIgauBg6clQhMo4mVHOPi9tm/SlwKiAy9LQTu5"
+    "fN+LO0wfSZZYqG6BdYf5/YOTKgKDbhMoIGWpbZAKPDzZwHfg6M0wG56ZvRmsa7AAQ1OerYenyPvBKZxr6xsmJrhtnbQW"
+    "2+1TzJpwElqV2B1bIoL7bNk3HxGl/HOFncI344g1Ly+V3LzCkyVj35EIT/wHi/A1hOGIsyhRPdoh/3er+8K2wE2xHDDp"
+    "PULoPH9ikaaO5fsaEgzJj7lRUdwLAzUbqV9S4TGSIXkGysIIFo3kBttLjZmxNIyZebASEfJyRI0QC6UNfC64hXtUirc+"
+    "lVQkUOYUG1mmykTbB7WCSF4Jr27sZ5dzf4EcCKcbUtghk+103+eV0zXjc5K1vwP63hjvSn2ftH1fDG2ipj9T1brEktTd"
+    "MkknR5amw+WH7hIHtvy4+CRxT6/k+PT+pBXHiRIvdbIZiuwt9y+BPz+88fNj9vTq2evXTALlPlwtSrGg694XjXGXbLbB"
+    "5fGloc3R6j+M9P6pPlITxZUkD9cYhQLE/3gIAaHq/B82FUmdjGhtxb99lqAWWBmGuR/crppQgcmRd96JZnfB6rv47Xw/"
+    "oS0tHkYydxP0PyRT24Fvw/eOCrEU32MLowqKkymBpxbgK13KSoyNzSRXq8CvU10HoOTmjJVNLQW9Eewv2dwerDdRvEd0"
+    "prYl3bb2Sq89qdGYixL3OaEwQTUVcWgFQB8npF57eTQ1RnfrZhW61Y9F5w3gERolvjb36YvPiQ94oQH/6SK+bMhK+JCA"
+    "rz9hrDvUIT277uHhitZ1lDN4Nyz9e47FUt4ZjlR/6H53Nwf+H1WHoAbQfSDeDd/h9Drgqn3k+5vqmvunfuovqyh2HELB"
+    "iQrGfquBORhQBZA8BUqbBsP+EyqxZoWG/EcWxW5/LMhw69FCxD33azO7c3H/pSKGRKhYdpr7iAM2Y/9p4iyjhOn53II7"
+    "2FAqoURFWjrvEeu8f5/78ZZHvS2PzulvSIb5v99dDkB1V4wUy30b6sc+azDRYWNKWd511OyOO1iaqDjxD67BdIoQTvga"
+    "Cv7Tl+fpBaM93R0ZOxe3+N49hHsHSRd/PHU84wMoFF3WoP7SRpa9tdvtdPs34vvSqXic7VyNbhu5EX4VVigQGVjJjpNL"
+    "e7IbwMglPbdxEsQu2iInyNQuJTGmdvdIrh1dzkCfpkBfoC9wb9In6cyQ+6u1tZavh1zhA3LQ/pHzP98MSX/uhUqaVIS9"
+    "UW9v+KQX9GK+FHBhxSd7IS3cuBTayCR2Lwz34M4003MhJlp8n0ktzCRd2QW98PwPT4ZfwwuRMKGWqXWfnbmhRixMstgG"
+    "zAiuwwXjccSsjFYMp2IzqYRh/UQzY+EJ1xGTcZrZneF38XfxSw4fhMlyiR9pwSPD7EL4j6Rl0rC5vBRxwNYGYFcLEePb"
+    "WjAO/+IkFkOgMcksPO2NPvesXXmG4XYqUxHll9dBb66SKVcTruemN/rwORfPYPDRAHNBz65SvDZWy3gO114oMMSMKyOa"
+    "suCxuRKaXUm7YEAI+9Pp2zdMxJdCJamAO0B8BJQduDc4u+QqEySWAZsRb5GMdwLi3rHHDbxGwyTTjyK07EKsRMSmK5Zy"
+    "DcRamI6Ivg4q1Hvug55ZJNriraSFGRFnS+C6l/OKMhlv5NGNjeQuOagbP0a1kJr7kZjxTIEx4OVOG1ED1GpJTMrtYrNc"
+    "r7S0gqTiJYz6DkDZltnEC3VEz6crCzaTzOBFJpd8Dm/xLJIJkiiWUxFFAk3MJJkOQfKcgX/YR4bFSD6ozOCA747Ovh3s"
+    "B2w4HAZgf8YxV8wEChJAJM3nDanCZiSm2bxkcJokSvB4M4+gqitmNQ/FlIcXxIOMQb0xV0xonWhTn8fKpUhIyX4m0OZU"
+    "6M0ThTwOhSLqc5/jM7QjuwBHg+sV+HCYxOCFIJ9zP8+5I6Kh0yX/VBqbpwOpnnciBMyoolOQb0lBuADzDoEq47xhlinl"
+    "1GD4JagQveXcm+L7l6/OWX9vBPYA6lxK8C9QfAx6mws3gwUlgJK9dbqXGpyYVCo1iKS+s21S7KnTiPbHkD3PGnBFZDem"
+    "DBdiybcwlRQc2DHmwzuLkjBbAssUSzDyeM0+MjtgRcZCTEWidBbH6Ps1MmZSqOjusY5CmGMhYDkz6GaDgVJLM2KOyiRW"
+    "KyIV4hXIwzodR4m1oEWScI0Y8SlVXG4Ret1sThng+wndB527EBvC+Gymk+VGaUy5DRd3tQEYyZstVwpYp4D9WmI4+Syj"
+    "INdG4IL6taPk1fHrlz4luqiPeiuShZJ4hYmxn1swhiKhZiTShvV+TKZmCw8kHXqeRwwDEHGBKXhAiiN+UFCouSTGkJk7"
+    "0dOdTpRxMwDuUwWZKtrC1OsUujxAUslTLaZ/BxGQ6lU3mpRKriBQg21loQVkcW/CUEKV8XKFYzZJupFE7GyNOHCG7zMg"
+    "AO6yN0cnL+vh3UA+6WuRCm75VImdA+8ocTJNItRyzKYCXxNgo+cQd2GYHABG5wQwjBM72Gid8JUwVZyx2kKUnoeVS74V"
+    "wsF9BeDTFT7aheCeczgiV7ELbh1rM6mNRR0YAlYJ4aYLkB/rx0Jgxl9j183pTbjQFikVUh8MCOAGhTBdpdwYBIgNhWGM"
+    "u1/ozidFiBezkxfvyEbMLiIS9EM5A247Gc8yTLcBHEJfijVSCjpYAqKn2NTNgomzAQlvG/jj/QlYyTOHz2+Y1dyomSad"
+    "dKImL2vuoyE/BpUy4pPspguwO6W2nhYM4QihCzvFYVj/9M/Hr18Pl9HOZiIAuefJs5JI2aHLhM+x+uBFRDB8ZbxTIL5t"
+    "Jsn+TPF5gMko8LIPWLpKdUIlCKQsnwQcWVfoiEDZFMLLAcviSCAIoMIAaTU4rJYR1nKQJoXlQxgJyjnEoWW96SAbVmwA"
+    "Kid5/fZ0D/4DaYJzh9yL6iiuQEb0ZZJYHyw3yCMyVYrVEIjpNPDgLKcuKIpH5FTqJCYI5aJdPu4OU0k8pxALt4icCjhF"
+    "GBFBUEWkXAatkoHAzVbCZPYmYHuEXrFS3cG8FWLtgpMwF/QB8WIIMCTbJU9JbEjkUkaRoqJFAz6HCvhCCHwKr0JVaCCq"
+    "k3C9rETkh6G47cAopAL4dhbQzzp8xgly388fne8AQpuDMLAiqUNcrLENxCgrf8jVcpJEUFaAuVgNQ9jkQsREOplHoSZX"
+    "3vcPf5TLCZTy2v74PGAfjt+cno0Ddnh4+vfT58+p8tpx9bzIoCYCRkREBZ7UbAqyvxDA2BSkAKalkuQCUrq8ELWqwSRF"
+    "gYY9g5UDCJj+iHuJNR9GOO5IRYYyID0zljoE2NaAGeyVABM5LJ5MUD5euc9poMPdGx4izEXT4E6mOLvzLs58+UkZDAnB"
+    "OtYNMWKZQZ/EUIxfO1U5SmcJ4hZCsIQzEidf6ZQhQi3Qf3pHzP1uYmDPbgooQNOHCPUcsSN26L4ZIXZ4juM5HFwgYvYB"
+    "4erYq28TviVLIxc1N6DawOVatF1J3/l+B5g1ENmv48YRSgOUuYJMH0uzAEtHOiYNiAqDYFNEKTDDvsPE7A28y+kdJ22w"
+    "kBgt2oDlQCUCTkewgYP/YavA18GOULQw8FSnDuDIX5WP3euS+h4l9qMuApHmc9oa3ASaKJQ/3v/KhSDUxIxLJaIhdqXy"
+    "fFxtSVF3ba359gLvOmpAoiA8FzWqfkCOcRWiTsVsBvEbbaQQH9wNuYb6AxyIGmXTBAM4QvVmU4zacfXK6MO4PbFRcoBv"
+    "x016X1FLD8I2sVPpFzXago1WR2J515zqp27NsUcRBkCyQVKNy6QwtqH06bo7E1+WQyL6bf6zt7A2NaPdXUwbvtQdJnq+"
+    "G2mwgd39vf29weP93aKgBxN4OyPZeZJd8w4bkBrcQFspKNMlF/h/CJkGSAbrEKB89Hq8C5XOkl7iUSSRAa7eVT5uZfA1"
+    "ZTm0g7oZOHFTtkJ3JBkP16hx8v7cKEGAJLKvypO8voRHZHPtj3D21kfXVcV9cNPmk+Qj5p+DWqy0SuS2XjFAL9Pr4gbX"
+    "mq/wGtNgZeLyRezyVR64D4JS1Ldry7tlq4jQjVseNFjNRxhfN5+AJXjVj9H072A2ZAjXaL3cZqaVOOrcbeYPKqZ25gAP"
+    "Gcjerc8ghtrWB5BN9ArTbeVp7rlo5qAjqVqk3pQMUVXSMP7y1ejEPb4e56LHMNprVNWUYqMJRFHs8eYJd+KyAFy6HxNK"
+    "MRPIUcifbwfnP3WWuqaKxO7+UhoDxE4iKPMhgschleJCLyG2+95L0THOnCixYuCYYynMuHBfJBoAJcIMLS2b2CRKoAoh"
+    "4Xu4TngF67ZEX5iUE5KnYSd+TBrMrzP5cF8MyfIBg8Ybh+U7SB4Fqp8jIN9uES6zVWOuW90o+39rhtIwvS2zXC1X4qiU"
+    "6Nb95Q6JrJkD0UJvySDXlUTrVu7WJntXFMQO9RCOWhIo5Mzbr4cZcy1SNojvjzVKt7i5H4b5ck0wAAznmeIaAFaqIWTg"
+    "7QqLPyuG8SudHUGMnMeAHgchN63txqKDJu+Oa05IGXnrCySANKD54Vz1rhWufLQ1iovpO7QqTm2Sri0ZkUGI/xcg9RY8"
+    "izjCCgHN/o5oqR0R2XreuiG7VPBQZVU2R0En9fWJBxD0AIK+SDX+ukFQkQrP3n7z9sdXx387eYlBUofDdLU9CvIJ41E5"
+    "6COWj/mLgZ1c2GsK7phL/3doaWM+bcIll1InlOY2g6Zbs+QabMIAjLkSjSJe1ZNQGdKLW3GmFOW+O6TKypz4edONckWN"
+    "OwM42m9lVLauyxMO6Iyzv7x/Tc9H7Oj0xfExU8JSFxubBZGcYzfuYwJ5hzYYcVAI9tNsorsCOvQ92t3TxHN++9XdwNxZ"
+    "3r7FVcFMY4MPG/6Ow/qiS05otwVUL/TeYH0zixLxvGrDLQhpeeugz/bWenR+mwuSfdMmly8QNrUkwAdA8QAoHgDFVoAC"
+    "QzMGERecv/3pX0olAfvrT//WKvrN9oiiiPjsUWPMR78gpGiva+4YzntlEG8dqhq0aYnYh+r1SmurAFwL4U0DzIuwu+Th"
+    "vJ9dp+UNQiUlf/DNlBGt+aaBX5ciLBKwCAZnU8XjC5ea+24ljyu12mFRliqJ67uma1bO4l9oUYeWODu2Q+p9kC7ZGle7"
+    "e+WuZX+pErdvKktBHy7MF3Nksfw+u73bkt292/INasdtphJRvvaG1GCvwO1b16axKZi03EbIzXO3IaJTHKawDI1adcv7"
+    "1Cz48jBEM3fcUBE8gIsHcPEALu4NLvKMU125KQJtHieLqHg/zOGWAsoFHTcPo1lYOcevfwlnQ05rtiTyXkR9tG/xaAcA"
+    "DxjM+qKbUv1wYz6rLH+3J8xGfrzGXUwk+80NkY6JrKU14tLZ5hluz1eNZHeXlarcKNpXquiAgTsQccDO/cmEFyff/Ocf"
+    "/8TNzODfV3SuDFRSOStx7yZHHmMaSmrDU+2pWotZxS/82Y5hJC69F+xe4hk9Oq513d62dGONq7IqjufUZfUe7Xp9X58/"
+    "OlVsKwd7veK0RzGg1T7AqLibj2FgcieugGihBR4NkLir7Lu4PNJDWyH1Be46wx13cWN/4hA+vbfQUWabGkv1Y2izmRFd"
+    "jyt589zrtoh28wCPcd/o3pcH0G7/kuyxJeV6EbaucXWuys6qZgeW4j6krYBlWTa8ZdmsBBX3aNAiFY4dtHw0XToJiIZ+"
+    "wPCb6p5AbuxwDVk4AyysqmwgupYn0Th+QLgPCPcLQrjrmaPIEnuP9588/erZ737/NZ+GEL+It3Uw6PeON99meXxle8wH"
+    "SuZiXxsW3CL6tPlvmYFqhy7dPv7+OQWZfJ8zbnbfGd4axBCXx3KJqGyvngPKJaGbP3m8HvVbAsamXtK4UobkPlAtJnD7"
+    "8CRMIkETVqy6fd9rzDIwTwATCPSwTMlwV3NsZIQyW4DZKKFxU3WaaOt3n3M2zeZDCqF+fleC1Cbf7zA5oAyYVPE5noUA"
+    "eyNcRgcj8gPw/nioAaU1jm1o8ZGIrtFBtVOFiCddiMACAfdjqYi220+FR/a+BkN0E4GGQpvoFRFHm/LxFHtt7vWSsELI"
+    "082EnFWYw7NpKOdIhJIOGqFIAHvRFA58HzAjXEr6MK7RUS9EKzR81Y0Gv9bqh8gPIZBCZNSy8FubvLVurdDw7OsuGoFC"
+    "8wLxpF0TiacGDzrgbv7ISQHfw8BeI6UskKsusX9HTWiORwcMlrF+QHewCZEvnZZXDRNsVP61uTto4AirQJyPyg88nEAn"
+    "xvOzFm7cAzodQZv8/HEt6f+uxtViVaOmpfFQo+hZN2n4OIDSCGoHuyIwCSp8oT6c+mY6Ue0mdhBpVKkb6K91ML5AD6Ma"
+    "IkpctwCs2hJb+VHOoFlt1FwUz/taER/QsSVgwB3WwPg057Juk/X2SpX9J3ub2T8uv2b9F1arwQu2y06P/3j85mznANQ0"
+    "oQMbyLT76wwgo7odVrs21dmfdohOZ8XHrA9znr18f3LLpOPr/wJ//BQxeJylV9FuGzcWfZ+vuFUeLGE1s2mTLVC5KGC4"
+    "StaLWA4cFS1QFB5qhpIYzZBTkmNZjftB/YH9gf7YnktSsh27SYF9MOAZkZfnnnvuuZw8zzMtWjmhgZc3fqP8IKulq6zq"
+    "vDIar+fx9YQq02s/JieFrdYkdE1e1TvibbRUjXQ0NJacxy/C1qR01/tRQT84SX6tHLmNahrarqUmQV64DWkpa0fpXBo+"
+    "OGAco7umX6V/G6WlG03I9pqwfKv8mvL8vTM6gLFS1GS0pP+8u5iR1NeyMZ0sBlll2k54tVCN8jskdCl/7ZUF3Lc7v8bm"
+    "F8U3/yBvQtyEBbta6UUtvJhkRNfSukjG8+JF8XyQ5WDt2y/ynF5LLa3wsqbFjha9XUlJS2taWgNSg21Ftzum2pA2nmSN"
+    "yID8XZY925+UZf8nv1k2FViOJNs9C6B0LdMWEAXqV+pa6jE92h6rgdVWksCfBn+I+OwZnRrtraiAL6fLSLhwVHaRsj1N"
+    "3a6M6SrvaGmaWloaysbJLYcch3MPYI4coQ5rVJBXd9a8lxXQaUBqGoezD0ksAZSp+jEAiymkdWCacSQA5Zj6IC/hiwT0"
+    "MUQ6vTg/P5l9T0VRJMGUgcoyNxSeAMn52vThIHmDtJvdYymNqfwwMJvBhLzt8TRgeeAJYX8vsZxcX1XSuVC6/dKlABtY"
+    "K601Fs8fBhul67gLr1usFyt5eF4r7VPIGHMpVNNbWdDF4f+QLoWAB2wMHCeZQHYjnA/dQmbJiWEps/OaiyH2JB+5JAHQ"
+    "eUjVLA41Cd20pGUjVm7yKVZTCx59GLCPAPy1aHr5+xE43sidC7rqhMVvHurgNe4Y1MddeZkUiyIHIQGu0iOG+8SRrlrL"
+    "VuxPLqEh0OUe5GSCbbkxjl31rQw/oxyobcqV8zyOZoEzFxJakxCR0qun4hSf15O86RqhNF28nZ9dzEpyAklvY0vpFAcB"
+    "AytUIf2Y6JCZHXMBlTWakWKJVWLRQC6V0Uu1Cl3DTVvLpegbPwqexzKFVWlGzNVOmI9RtVjE1tSSJDxrdyePSlirZDQG"
+    "xxi4idjiCvQhvEHoSpYFl2Utm66krbEbF4OEVLggMwMbx6HY0XYeojjwFRUZ3VwAbaXYLoNeXfTpEj2FV1c2em8Nccgb"
+    "8P9yFMrTKOfd/Wyi2e9dWbMFIr2S/ykZywk1hium3RaigvgrsDJ0HoJYofgxHsdpRcdCD7FbVcOTR9H0dqY/qEDwWkIf"
+    "ogigm0dTRJ3nrbjJk3hm5SRxhv7XFbt+eR9571l23PuPJZNCXE5fQTFmuXSS46EvVshyIapNdMkeA5J3cYrnQu9QN7ZG"
+    "kGtQoCfbMM8XwlfrfR8FBbwJ5MGC1J3TJGLxPMCLAd6E9mdLSm5z138hi8htNIeDjoKrSMHjOTDETl4qLicuDaAFVb4+"
+    "FNEFSTCLyMJs83tLylGsopOVBRUfdYlm4ZHoOozCUL1IH/L/Nm6YzE7Op9+VcVRNWUgVRO+y7Db8Q7fJHtlr8dBKEdrl"
+    "NrvF5D78YfVz/Hp7MG5+8yWeS9iKtFo0JR5ONPXQXQdjRDJ7D4ZFqprtNA16tpTOWL+XEy4DqyIE/IoD9uzyIRqqXQdX"
+    "DUpLJhVGs0jZsxJgmA4U4O39prDyfUARA78ISE2MGqwCN4imDleNhYziHrbKsbeNuS/ReJU3dhdO41Uso1EM9pKDPWrS"
+    "W5rfO/5RgzNoiCXsAgLr/DEqKkO//vxLDPwvDoycrzD7mdR90HTNSW+5hRlR4EBxpqu+EZhvNx1uanxYjPb1NxwuJXVV"
+    "y07qWupqF0no0Ejg+QFnEXQKf7hERJy8jidujP3lV4EEr1oJvX2cvEWmHQ/WPE8rQpdsUeyK3ZOj7uOknNGWV6yXyOQJ"
+    "ZrLkANxQ3Nc8XsW+fykuPA4dFboszRGV7oLb9W4f/msOH9dfiSXou4If7fEmPTLecdoogipr0Bpuf3CpBdAHkhhGjEQh"
+    "0iQUNLpquDSSWLOOgsHXRkYal3wlA85fe3Q0ajO+tyusfCDErVWosT5GsmhdTCWgDQNfrDA3U1Ivnh/6zvadj5Sd3T3S"
+    "8NTbJj+lf9K7s9dns/noGERehSHCWbCHOk46xXsZugPbW6VFCjc/PNEQQebTy/NPRYnX4Ohk2dMXknBlp59fnb2ZvoOL"
+    "/oIJcRpehfE15jFaxzlUrQVfp2GoPJ02YKUq8GUxvRFt1zzt7DE4SJSu8BiA3tSmaOvyL+5GsZ/ensyR1+whprd8T4pX"
+    "wzhWuUZtkJ3Yd2CCtYKNUa4/hy2ddjS/+P7i9tXZT+fTI3K24g+Cp+EdPuZoPv1pDkznYsP2+cPlm/B6QifvTs/O0CKM"
+    "JnJWqxWr7L0B6PCBJXAuXyVhYp8DeHfe0b///APjZ0w//vlf29RfHH0KYeTnAXkzY1t40m+JPP5UwMfxmCuqV9xCfL+v"
+    "relo0Qi9idCHcaJBUrsR1X3XKL4vuL+FOmK4q3ue8xm48HB75XmvFfquzLKLeEWNNpJs6ulifXRt5k+fT93nwxWwyP4H"
+    "SGSKZg=="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"count","title":"Count lines, words and characters, like wc.",'
+        '"description":"Count lines, words and characters, like wc.\\n\\nGiven no other inp'
+        "ut, it reads standard input, which is empty when called as a tool (MCP, --batch)"
+        ': give the input as arguments.","inputSchema":{"type":"object","properties":{"fi'
+        'les":{"items":{"format":"path","type":"string"},"type":"array","description":"Fi'
+        'les to count (default: standard input)","default":[]},"total":{"type":"boolean",'
+        '"description":"Add a line with the totals","default":false}},"additionalProperti'
+        'es":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"add'
+        'itionalProperties":false,"description":"Line, word and character counts of one i'
+        'nput.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words"'
+        ':{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","word'
+        's","chars"],"title":"Counts","type":"object"},"type":"array"}},"required":["resu'
+        'lt"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint'
+        '":true}},{"name":"search","title":"Print the lines that match a pattern, like gr'
+        'ep -n.","description":"Print the lines that match a pattern, like grep -n.\\n\\nGi'
+        "ven no other input, it reads standard input, which is empty when called as a too"
+        'l (MCP, --batch): give the input as arguments.","inputSchema":{"type":"object","'
+        'properties":{"pattern":{"type":"string","description":"A regular expression"},"f'
+        'iles":{"items":{"format":"path","type":"string"},"type":"array","description":"F'
+        'iles to search (default: standard input)","default":[]},"ignore_case":{"type":"b'
+        'oolean","description":"Match without regard to case","default":false},"limit":{"'
+        'anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many '
+        'matches","default":null}},"required":["pattern"],"additionalProperties":false},"'
+        'outputSchema":{"type":"object","properties":{"result":{"items":{"additionalPrope'
+        'rties":false,"description":"One matching line.","properties":{"name":{"type":"st'
+        'ring"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","l'
+        'ine","text"],"title":"Match","type":"object"},"type":"array"}},"required":["resu'
+        'lt"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint'
+        '":true}},{"name":"tidy_slug","title":"Make a URL slug: ASCII letters and digits '
+        'joined by a separator.","description":"Make a URL slug: ASCII letters and digits'
+        ' joined by a separator.","inputSchema":{"type":"object","properties":{"text":{"t'
+        'ype":"string","description":"The text to turn into a slug"},"separator":{"type":'
+        '"string","default":"-"},"max_length":{"type":"integer","description":"Cut the sl'
+        'ug to this many characters","default":60}},"required":["text"],"additionalProper'
+        'ties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"str'
+        'ing"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHin'
+        't":false,"idempotentHint":true}},{"name":"tidy_lines","title":"Normalize lines: '
+        'strip, change case, drop blanks and (optionally) duplicates.","description":"Nor'
+        "malize lines: strip, change case, drop blanks and (optionally) duplicates.\\n\\nGi"
+        "ven no other input, it reads standard input, which is empty when called as a too"
+        'l (MCP, --batch): give the input as arguments.","inputSchema":{"type":"object","'
+        'properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","'
+        'description":"Files to read (default: standard input)","default":[]},"case":{"de'
+        'scription":"How to treat letter case.","enum":["keep","lower","upper"],"title":"'
+        'Case","type":"string","default":"keep"},"unique":{"type":"boolean","description"'
+        ':"Drop repeated lines, keeping the first","default":false},"strip":{"type":"bool'
+        'ean","description":"Strip blanks around each line","default":true}},"additionalP'
+        'roperties":false},"outputSchema":{"type":"object","properties":{"result":{"items'
+        '":{"type":"string"},"type":"array"}},"required":["result"]},"annotations":{"read'
+        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"output",'
+        '"title":"Read back the full text of an answer that was cut.","description":"Read'
+        " back the full text of an answer that was cut, a page at a time: the reference i"
+        's in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"obj'
+        'ect","properties":{"ref":{"type":"string","description":"The reference a cut ans'
+        'wer names (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"defaul'
+        't":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"'
+        '],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"r'
+        'ef":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","de'
+        'scription":"The full text\'s length, in characters."},"text":{"type":"string"},"n'
+        'ext":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of '
+        'the next page; null after the last."}},"required":["ref","offset","length","text'
+        '","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempoten'
+        'tHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5781,6 +5805,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5794,6 +5832,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9649,6 +9688,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 981: the first handler from handlers.py
-#     line 1093: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11871: the tables (commands, groups, errors, result shapes)
+#     line 813: the first handler from handlers.py
+#     line 925: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -222,6 +222,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -377,16 +382,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -394,8 +417,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -681,197 +704,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = True
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjozOTM6OTE5LGlucHV0czo1NzA6MjEzNyxsbG1zOjEzNTk6NTQwNixzY2hlbWE6MzkzNDoxODI2Nyxz"
-    "a2lsbDoxNzI2OjM2NzUKeJytU01LxDAQ/StDTgqJ6FVPC3tQcV1QQaT0EDZpGzbNlCS1LOJ/d5J0Pzx4UUtpm8m8mffe"
-    "pB+s9TgOgV1XFWOcHlIpxtlCKZAQZdhesJpXzJoQKfxArxwNHEbXGGdCpxWg04HWVocAQkhrC0hRnEAr6bdzMZABUrTs"
-    "50KUsB60l9GgC1QJYqdh6tBqSE0psz7JJYLD6NtU9kn3+K4LG2g89hl5wNScbbDvpVNFXNZV1fySalRMiMEb9Cbuijyc"
-    "qGJn2o6W7BYnSE1cBEN3yGwJkxwQIso2JbkibkEE2hvwetAyQoMeevR6Bgg16pPc1067UhFoA87e6BKrlVguz/ctRIgF"
-    "zhpjE+aFNN0/rx8hrUkhNSFvVMhis/akNmFLk0baoItlZWZHyTLTp+nkt8P8WXM3WsvZndvYUWk4zLQYPrP6rnnt7G72"
-    "fTKxIyqkiFL+LKI+npqTSf2jJYX0fIKoxdXcIvUUSLL21hwDe4Pm45ZiP5j0e9WE8YiRzin9g4zVn1+PCSdyeJzNVVtr"
-    "2zAUfm5/xUEM1kHSXB6zp0E3tkGX0RXGCGFVrWNbnSx50tFCCPnvO4qz1qtLkw0CMX6w5XP5LkfyqVTqZLYSL0JWYiXF"
-    "RJREdZgMBnfB2X6zeu58MVBe5jQYD8fD/mg82Ib3BC1r5Cx3e4cZ8XvtXY2eNAYxWQnSZHDz0IQF8toWHKYwZF7XpJ3l"
-    "5a+lJCAHyol1KqGd17RMeWhjJSYzYdyCs0pdlGLe21HtvVtA9AVaAs13ON9E5DIa4q+pEjchWaT6mrAKXYDr+x7Se7ns"
-    "tHgDnP8aPNbIyHPnoXIe231mc66h4oa8tMtpzksrwZGVTCiUJBSPiax79zhsNEas512h0DakgGvD2Te++peX/YuLV3+x"
-    "TOncP1BC9TSCWlL5HwiuS4SPX6afINcGgZJxpTMq8CO/yvAjdIEwEo8/o/aokpfNUHBlnj2dykrzuTU1uTQB173ZfH5q"
-    "dKADTqdkhg/W3zpnUNqO1x9sZqJCJmx1KFE1LNskt4j/zNSD2P8q7tSaZVMeFppK1pSN5qrH7e1OG5WzeEAbtWq5qC1h"
-    "gb7j4vWWwssAHH9U+rX3BmPbZ2M0M1KnU+6AwibfvjueyT12yRVW7hdCin5mp5CPeFTa71S6kepklhI2Cy5SHTen0vPi"
-    "ecx3//gSag5EjzZDkJBFAmnDAj1YWWGAs5ucG0PTdAJXb9/d8EnPwF2eB6QnB79i+av02xy2CA85x+hK70gZtVJGw3Q9"
-    "ntDEa48R/Q1J0tjjeJztWG1v2zYQ/isHfUkC2EL71SkKFGiHdmiXoS1QDLFRMdLJYk2RGkkl9QL/992RsiNbQhIXHRAM"
-    "9TdRvLfnnuco+jbxxiiXzC5vEy1qTGZJhapJJkmBLrey8dJoWnxt8rZG7QU/A9tMQBsPuVBKXClM4Y3IK8iCt8tFyr4y"
-    "kA58heAakePUYSOs8FhAbupa6AIa4SswJe2hjY01SyvqFN7pa7NCECEKCAdZs/ZViFqYtFnDC3b+EqbTb45WT15cC9Xi"
-    "y5MMbiT5y7rnjDz8/uniDzBX3zD3UAufV1IvKZrwwfcJuZa6af2nvMJaZOcgPQjtbtA6MBqjOeprVKZBWgHnC9P6CWS3"
-    "88Ss5skMvG1xAvOkEF7wc5qmm2wCN5VxCBmvZjEyUjCyvYsGpwIsulb5mBFBwIAKvU2YFmIPrggyhoGCRoNdIEbXElSE"
-    "Je3uwknvUJVnKbyCUkjVhg2xqLu8S6FcSBytNZZX6NVK6mKe8GqNzoklxgdCjUJuNh3AgvLU03/QGsDvhFhuCjyHbJ44"
-    "Ykfr2Nc8ETkT5avFv1tpkbxm3HUCIfZI43d/uSCgmB5bOiipaYM3YFsNvCMdtN512G2BcYDXaNdbFxMuHkJJLqCyS9Ax"
-    "HMpQ+yMWjFfeejit0YuUuqhzpub5IGLsGXx881tGfF1SxCuRr0LeZasUeMrzbJjodHrFXc+4FkcM0OsgFTeLpHofSuV2"
-    "yA7xroL4EFhJkGcd6aSeBELuuMhQAZLiUlJqj8PJ7Dbx64ZlHFlEr0lYDVovkVR+u9lMkj4NH2GwmexGgyiKwWR4VRSs"
-    "VeFWx+aSeOkV9rY5b0mggwhfomChMMmGXUhjpV+zHeq2ptGVKHNDVpVcVsli8oC3t+YGWrukWcZyly4NO0pBuqK37ImC"
-    "eLFk/9Jj7YYJbnYxhLViPYSE4Fiek7obpMxLY6E2FvtxLhfko2hD8cSNizIMYNpJs4IckJB5+2HUXR6amJdsFkOgUMei"
-    "gHzD6V/0m374MH39+myvSjan+M5zVuMZ8Gj+gQw+V93ULKXCONcqo4p4DDBH3DARymQ7JriXkRTkmcgm2a1Qf/ZYEwbX"
-    "CInv2X2Y5IXGHV/3CSmLXrNp6uESbej2OFEP2Dh4WZBmey+u6MxBoZOx1j8EdOSkO4KUh7hKlu4O3K6i5DPhcNfnTqdk"
-    "KTQdRuGwD6EsiuJCq/VbAqWPKg1OGvTXuLcuC6wb40lhveX+GFHS+YFo3tNipMgEWl1KLV1FB5/hQdlqRQcSDVUaoUdP"
-    "GbIZacJh+Hc6V21BQ30bOKTSJ+uWed1seHzvhvxT6+g+nobh84e8Pm2NHifH+1sSP2P2yPxLvz9Vv/e66uBfPKTz8HH7"
-    "aJnz7r7KA3qHvfsg7Kr7XOBvWt5ztKBHuzzGco5CH/m0/0kp6aCrv466/89Rd6iBOOUb/t4cMPQj1ua64wmU1tSBNnw2"
-    "Hq0IRv+roaQfcdB1YXn3PYddKOQpieZnSGSU7z+FDnFSPvjhE9McaYkoRq6V/NeI0NsLa0DqRoRr64RGKF9GgZZomMoa"
-    "Z8HUYokWdY58BZB6rnkx2p/wLdSuyFH4t0DD/sU3JdOjaUc2D9/ePu/lJcKtuyuJUXFwmoWKIzazcNOm6wo3tSwd+tFZ"
-    "XxNxa777PetR5RnZKFnLB0ye90yeP+Pf8Hwsj5/KPwDVfTVyLaiXJLHHnXU71lCjo+GEu5xXworco3UBUt4wmofuXgzG"
-    "9F0+jxF2LCf+p4fhP5zA03NgGxClD0SmKSd4yo3hvoNkV3+XdZfjf/DRQiEb1F+MVcWebhebfwG3N1ZHeJztXP1uG7kR"
-    "fxVCOCA2sJJl56M9OTVgxL47t7YVxCqugU+QKS0lMd5d6kiuHTVnoE/TB+uTdGbI/dTGkp3DwUWdP4KsdpfzPfObWTJf"
-    "WpNImoWYtHqtbudlK2glPBZwYVWo4OpGaCNVAj/sdrqdLvwyTvVMiJEWv6ZSCzNaLO2cHjj4y8vO9/BAKMxEy4V1rw1g"
-    "nR7jzMpkySw31wzoWXYtFpbJBG789aJ/zqYyEp1fkl+SATxh4JEbgXc7O/iG6XwyKgmY0vibnQt6nCGjIRsvWbttrNKC"
-    "bcEDg/5Rf3Qx6H843u4ALyq1i9S2el9a1i5RKvHZws8LuRBhdnkXtGaRGvNoxPXMtHqXXzIdtNtIGJ63ywVeG6tlMoNr"
-    "LzwsMeWREXWZeWJuhWa30s6ZSoQTUSQ3IlILAb8wY0PgbN89wdkNj1LHfptN4W+4LZPtgESVCQjAuMk0pcafxAT1t3TC"
-    "L7gGZi2QI6bvghL3XvqgZeZKW/xJNQgjkjQGqVuZrKiT4VoZ3drIbsxtwPBlNBC+zbZCMeVpZHt0ud3EVBtNWDCz4Ha+"
-    "Xq+3WlpBWvEangstApYoy6zySu3R/fHSCsPUFB5kMuYzeIqnoVTIoojHIgxBe+C9KtUT0Dwnp3xhWILsg8kMLvj+cPBT"
-    "ey9gnU4nYNIaJ1xOCQwkgEmi5x2pJGYoxumsEHCsVCR4sl5GMNUts5pPxJhPrkkGmYB5Ex4xobXSpkrHylgoMrKnBNYc"
-    "C72e0IQnExER9xMVxzwJGZ+iH9m5NAyul8yIiUpCg/q58nSuHBM1m8b8c+Fsng/kerYRI+BGJZuCfgsOJnNw7wlwZVw0"
-    "TNMocmYw/AZMiNFy5V3xw/EPV2yr2wN/AHPGEuILDJ+A3WbCUbBgBDCy9073UE0Ss5BR1A6lfrBvoi/WeET/YyieFw2k"
-    "IrZrJCdzEfNHuMoCAtgJ5nM4C9UkjUFkyiWYebxlX5ht8CJjBQ+RKZ0mCcZ+hY2pFFH48FxHKcyJELBMGAyzdjuKYtNj"
-    "jkuVREtiFfIV6MM6G4fKWrAiabjCjPi8iLh8ROp11JwxIPYV/Q42dyl2AuuzqVbxWm2A40/l7KFOoGlJunIUjaNGwg76"
-    "Z6eomLzgVSmOuZ3MH0wwTXyg8CgCZdPapxIT2BcZBpn9A1dG7hw3P5ycHpOHZHUGPSUvT5HEKz6Zs60sZjD5iWhKRqzF"
-    "yyc1No+IefIaL3OPYcojKVB/bXIVkgdNg76iEkzSWdi+2t6IM27AiPEigtoYPiK4qhy6ykNayYr7XEBpsRjTyPVyM56i"
-    "SN1CaQBvTicWQM43M4YaKq2XGRzrl9qMJRLn0RgHKfwKfk4uf354dlwtKAjmtrRYCG75OBLb+z40EzVWIVo5YWOBjwnw"
-    "0SvI9LBMBi3DK4I0xqkdfLTK+FKYMrJZPkKVXoalK/clxiFhCEC+S7y1A+Ukk7BHoWLn3DrRplIDlgUbGIJyipDaNeiP"
-    "bSVCIMZYEdfR9C6cW4uMSjkH4RQqYbxccGMQktYMhln124pFRhRBZcLO3r0nHzE7BMzhlpyCtBs5TzxZPAbiCH0jVljJ"
-    "+WAKVE+5aTMPJslWEvZD4wlEyWqVr6hYR92qqSabbMRN1jB9i4X8GgxDSHyWm9kC/C6KHk0WHOEQwRK7wGXY1sXfTk5P"
-    "O3G4vZ4J6BWycl0q3eytq4MH2O/wPCMYvjQ+KBBR18vy1jTiswCLUeB1H7DFcqEVNT1QsnwRcGzdYiACZ2NIL/ssTUKB"
-    "sINaEeTV4LJagrjYN0KTxDuw0o1IEPkWnawDidgjAowdZR3jqy78AW1CcE+4V9VhUgKpGMuksS3w3CDLyNSlllMgltPA"
-    "w8GMu8BVD3wMJJVaJQTaXLbL1t1mkUpmlGLhJ2KnBIcRuISQVBGbF0mrECBw1Apgzs4D1iW8nEAO28a6NcFuCYkwl/QB"
-    "Y2MKMKTbmC9M1m7HMgwjapM0dAQ6hO5T4F14FPpQA1mdlOt1JUK/DOVtB3+hFMC704D+WQXsSCCL/ezW1TZgwhkoA3ug"
-    "KqjGrt5AjrLyn5lZzlQIjQy4i9WwhFXXIiHWyT1yM2GVhmL09jcZj4wFFPrbQcAuT84vBsOAvX178fHi4IB6PfAtTNki"
-    "hS4MBBEhtZRSszHo/lqAYGPQArhWpNQ1lHR5LSp9ilF5SwiKRX9H0lj+SHqJXSZmOO5YRYFSYD01lmYSA3xvLOytABd5"
-    "m98ZoX68cQ9oobc7X7mJwBpdgzudEiil6OLMN7xUwZAR7JzdEj2WGoxJTMX4tjOV43SqELcQZiacoZx+pTOGmGiB8dM6"
-    "ZO7fddTtxV0ACtD0IkI9x2yPvXXv9BA7HOB6DgfniJhdIlwdevOtw7fkaRSi5iuoNnC1Fn1X0nt+wgJuDUxuVXFjD7UB"
-    "xlxCpU+kmYOnIx+jGkSFRXAME0XghlsOE7NzeJbTM07b4CEJerQBz4F2AIKOYAOH+MPhhO+8HaPoYVOlnTlAIn9V3HaP"
-    "S5q0FNiP5hbEmq9pK3ATeKJUvrv32qUgtMSUQy8SdnAOBuoaLSBO5Wd0xP5RH+zhCyukR+xZcD7W6uzgdLBjVYwFx1/5"
-    "8dF3/zj6cfSuf/7DyY+jn/pnx3Rzxy2SvXHvM36dS/TdDt4YZmkoAf9BZJIXBLce1B8yHrCM1YMdoNXhb7eemxUe1F6C"
-    "H3wlQbEzGFKe/fEwXJllHoaYx3AkiY4qplNYDh0fMuoIyky8UBYyDeqMa+isIDXQ0NGAtWnYVZ8vWmnLQ7AG6A2GWynY"
-    "P6M7QQEK1QoOUhopboTlnfC9FnhIaQboruZyNke1Vun+BCkAK2ZiXd9DOkhuvKeM3n846X84GXysjaf4rM7P5bCM2+29"
-    "7F2ucHEI+p9hGGJPQfUshtiosnJ4dDQaHP5YG8ilJVVDhhProdHPRY8X4oD2I/xpn521j462a8If/f24hsas4+pB3fxg"
-    "LorpgEsbcxWFxtUTmoRXydKgmxCYG0mO/CwJgvW77J+tubUL09vZwcDy85mO0rOdUEMa2dnr7nXbu3s7+RQKskh/Sl7q"
-    "eXcTZ5yaa8ik2kpBYEld498QZMY6P4VAwsKBv0LwSJSJR+9L7zTK3E9EHlFVAjKkuX11sgBEXNQUt7yX3+H7PgKabobY"
-    "QRY3MnyMd1K6AbmwKnj+7pditgoQ+26ITPCZY9KK2DTS8z9wrfmydXdXNv4lypYJMswlauHHj8JnvN7hTURXJRrFDRxX"
-    "l244WsEKU1+xoE97jdxjdWi4URMjW2F4V7+jUBByh2FJf5u4EnnJHXo0t2mzamkEvV4+aMSbhQOYbQAUNt6D0mwbbwBI"
-    "0UtEcV9xIrCRjBq0XtcMcVXwMHz6ZnTqHpLf+08QcKs2rMmQ28jBCbh0/xgRVhkB2EGJ/JeM7J86XbjpXCwNVslRCGkd"
-    "2rhkgvIDOh1NVUrqgodjqKh+lpd/80idDrED5YjZKI5dlfUVfJwuoX+JUI5KiaQaF7j6A8VoQYbwHSFBYhwNKH1tFpya"
-    "RaI08mRofcQmDIiwFxmNF6wgwZAAa0MLgIsHpaddcuefhcHnsbBADn7T7r5q775GUQiP/h6Z/H63+UoavRdtVDJsM2a4"
-    "f7UmDFHFIi63PiC1bgwQSqCiKem7L5kFNlhXBB4IFnLq+DqlN+SqmQOPFh7KwWbwocpILd7zknRPBb8rAR1s9FcscIpz"
-    "RKIXsDRxnZMIXXuSJhA9xvUmVRCdN1Yr+HmMOYACf/UDPW+eeeXwkt8LLxsRyUkyidJQsJxxEqWGME9P1+Lc9XivTx/F"
-    "aJJMHRt9JoKVaijv9ORisIpn/78RZp4cnqHm7wo1q0s9Q89n6PkMPR8OPX1ZdOXpccCSPsb5Bf4wTIjUVl1s4wJZrasF"
-    "kts83T2kQj5dRLUheKIyUSd5xvW1HzLSKB6eqeKkxwwaZWkHRNMejaYx48CL+AIH5c/Q43m49TzcekYYzwjjiSAMXzt2"
-    "H4ku8HW2+wcii8Z8t67kPKGSXstvm09IHHhZoIVW5P0gYnXjqWYbRQUhv9/n+2K7jXZu+6HKJhuDvNRNeMAzS9+X7xuN"
-    "HPXPj0f989OPz5hhHWZoBADP9fG5Pj4hM5br41c2qLaK7bj/QxU0S11Zai4ny1JRLbJwddv2w2tuqRKwCrE/rAgjTTdi"
-    "X9/k35vuK4XiSdXpDatyrrAq0fd+Cy4dTXFHafbZlT/T8u7s6D//+jduSgcnv8Xtj/hdrHTKZtPvGV+t11koNm2YqVXK"
-    "5hKnxbTkM/5UUCcUN95Ddm66nZduh9VdY1D4tYZlXeUHu+oOwsOG/Zn+0F1+PADsdstpr2nAOO3qxBMdeB40Fu6sHjAt"
-    "tMAjHhJ3B/6SFIfBaEurvsbdg7hzMqntM+3Aq9+sdNTZui1Y1QOM06kRmx508+7ZrW7hx4NnD1tgF/f/dp8esLn/TfLH"
-    "hsrkVdgIgCKRzCBjbNYt5G4HnuJepC2dxXZc2tZoqyW24COrvSvTkYKfTfKUEwc9321ThChAR99n+E55bydHZF8vs84B"
-    "c6/y8gfZWWXicfgMBJ+B4NMBgg2VI68S3d29l69ev/nTn7/n4wnkL5JtFRL5MwD1p1mWX1mX+UTJXO5rwkmPyD5N8VtU"
-    "oMpxXXceY+uKkky2Xx0PLWx37k1iiFcTGePumG61BrRc5r/3ld3VrN+QMNYNIIYlLJ7FQBlf4zbw0USFggiWvLqxDz9M"
-    "WAruCWACT3cgck9xd3piZIg6m4PbRELTphulrT9FwNk4nXUohXr6Do5XiO9tQBxQBhDFrd0KgICeES6jAy7Zf53gDxYb"
-    "MFrt+I0Wn4jpCh/lzqHEy8v1vGQTKoCHwh2fgPcpqRerr3Y+JRqvNqORsY+nCFGToZhIOhKGQgO6IhLu+OE+M8IVncth"
-    "hY/GpqnEypvvN9E99DTXCNrsClf+/AieCsGjD6FjBJ/D7FlhpejIyn6390BlaI7nLOizqF/QnQJDeEn/mUFUs3Ot46zQ"
-    "fr2B8BYwBdIjjI8nOehAf3Ywxa27T0dJ6HiJP9sm6ZAwnk5bVrhpaHgrHL3ZTBs+2FAbQeUUXChDPG+UhCaAyPPHGJFr"
-    "R9jhkF4JnM+gk4WLOQJ5Auq5U09xHxuIlZ17DeqQfqLSKKRHx4IOR1uR7NMZLxDAnWzBJDDjMqnooNrWl8V/2V0v/knx"
-    "Ntt6Z3XUfsd22MXJjyfng+19MNOITreg0O4/zwAdVf2wPCYoU3+1SeznL7MtoDk4/nB2D9Hh3X8BopFxGHiclVddb9tG"
-    "Fn3nr7irPNhGRTZp0gCViwJG4g28iK3AUdGHxcIckUNpInKGnRnaFuL+9z33DiW7tpuiDwI05J1zv849M8zzPLOq0zOa"
-    "RFe7SVbrUHnTR+Msni3wbEaKorFbiipsqDUh0kb3kYzFi/98nl9QY1pd0K9BU1ybQGFj2pZu1poNZJPVug7EDuhQ1fVU"
-    "UKZUO6unYhGoH/xKH83ID5ZMpBsT15TnX4IDiK3Ja1UTzJNDba9163pdTLLKdb2KZmlaE7eI+FL/PhivA33axjU2vy5+"
-    "+g6eBZcDwJZOR1WrqGYZ0bX2IaX6qnhZvJxkOQry87/ynD5oq72KuqbllpYcnabGu47WiKfFtqLfHiMFsi6Srk0sEO8v"
-    "WfZC3GTZPygdjKUGrbnW/K74XmpScPZTcp6fxbUWY+JuSUx5HqLzmg5hsJi/n199XswvT4+A9uIFvXM2elXFLMvpMpVU"
-    "BSr7VBQpRL8tU0ImBmpcW2tPh7oNGp3z6MuKo9m5PUCHVFyjQWzde/dFV5xHiKptA2pAaETHnWo4XhTjN0Zhv2DEaIe4"
-    "OQj2Xk5pEL6oWIwhPgqO3s3Pz08u3lNRFCMTSsm1zB3JCsGEWLtBXOhbZNtun3JkSuXXidtMZhT9gNWEW48VYP8oYU5h"
-    "qCodgtBsZ9oo1AG22nvnsf462Rhbp1143MFerfR+vTY2jpAJs1GmHTyGYr7/L7mSAO5j48DhyUmZWwV6tAbxu4YTgymX"
-    "5gO3Qe3Ke8DF7Afp5j5Vt9x3Q8akoaZVqzD7y5KOg3XwdcJsQuTXqh30Hwco8EZvERPC7ZXHuwhSsE04Rt3TrryUaQzc"
-    "W+EPYjX2iGN97C9Ua92pndsSvEGhwp+ycSI1YQqfq6HT8hqNQFfHLDnD4zT/cLjUDXN+CMaunsMp/oZG+rZvFcZp/mlx"
-    "Nr8oKSikK4SH2xEEaFIPqpB4SvGQCzrlvhnvLIcJE2/UsgVLKmcbs0rTiebWulFDG49Ew5idkB7L4XKTx4CPeaSld52r"
-    "NWnI0PaeFZXy3kDCeEPgGHhqWLUKDN61tspWuiy4IWvd9iXdOA/1EBBJhVtx4aDFcIodXR/D7L5YiYhJkhWirQwroNA0"
-    "JN0tMUp4dOWTltaghb5F8d8cSW9Yx8LDbIS1YaeyVt+KwpX8p+RYTqh13C4bbkAncL5CVQ5DBBtWYTriMU6n+rATu87U"
-    "kNmjdI5s3bCngGJbwvihCSg3K2uKOs87dZuPzLkoZ2PNMPa2YiEvH0Y+ROYcj/wjvoz7L0//Dbq4pgmawTAOK6S4VNUm"
-    "aeKAIy4iQc7vXEHiKxFCVNahO09HL8+XKlbr3exI7z9K2aA55l5axpJiPcGDCZ7IvLMGjfJyP3MSf6pqUoM9g0RGtKrW"
-    "01QbFu3ScCNxvqMg6O/1vn1ByMD1QwruJn9gUh6l/gVdedTh0XxYphypvtfKS99S7ZD8z2nD7OLk/PSXMh1Jp0yhCnQP"
-    "WXYnf+hu1EMWVyw6rWRQ7rI7HMP7H6xf4u3dXqn5ySusS6iJ9la1JRYnlgYwrocSIpmd6EITTc36OZ7arCS983FHJJzs"
-    "q0IAf2DAgWVd0NDqWmRUODZqkxzGasyeaQCRDCgBnj4cB6+/SBQJ+DUD45Jw1bjB1gy+gK3cCGqnQ7o/3IKZyfwNmz8Z"
-    "wLRp5+DJ8HJYoIPsghD5EI/RMy2z+N//JeC3PzFyZwJr51Wte21rbattSrcHs5H7n/JIbkwKcX+GJ2S242MvYb/6QcKO"
-    "ptPgwONwPWLr+XTL89FCmHuDBlSsZYy6w/mRcWRUrriHKfcTHIyaAZjkPGh8xqndTFEyPBaWC/NHVTd4J47W2x38W4ZP"
-    "9leqAXuuoA67eEeOcLzTcaMSptSmxsTxqExBmJiKxGEkJBKkmbQgaRzfnbBYs2SJ3O473fCNCHH+PmDKjBNHu11iWbmh"
-    "rcV0qenGmxi1PUayGCecEYhWDl61wik2JvX65X4W/NDHVLKz+yUdvou+zd/R9/T57MPZxeLoGIW8EknnLFjUAic94r0R"
-    "xmJ7Z6wa4Rb7FR0CZHF6ef4tlHQFTeqSPXMxwEcALc4WH0+h0if4n74TClzIT29V17fPCChvOVgOWxwM7eYAvcdlwqE8"
-    "W9BwhW+FSGHt+vIZZ6z68PORr99yscbdEye2NWGt5aMiYN2ysIgCfjMKucOL2XOe+IOGzt7D2bnym93XD2jOL76JKztf"
-    "PYf54PMIuJe6c9d6fCgngVwdWT2+Bf8ABNGzs9zZdltm2Tzdm9JAjQP7dP/jixxfw//ybimXkiL7P/lt4sk="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"add","title":"Add a task.","description":"Add a task.","input'
-        'Schema":{"type":"object","properties":{"title":{"type":"string","description":"W'
-        'hat to do"},"priority":{"enum":["low","high"],"type":"string","description":"How'
-        ' urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array"'
-        ',"description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":'
-        '"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-'
-        'DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type'
-        '":"null"}],"description":"The JSON file that holds the tasks.","default":null}},'
-        '"required":["title"],"additionalProperties":false},"outputSchema":{"additionalPr'
-        'operties":false,"description":"One task.","properties":{"id":{"type":"integer"},'
-        '"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"}'
-        ',"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"st'
-        'ring"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"'
-        '},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":f'
-        'alse}},{"name":"list","title":"List tasks, unfinished ones unless --all.","descr'
-        'iption":"List tasks, unfinished ones unless --all.","inputSchema":{"type":"objec'
-        't","properties":{"all":{"type":"boolean","description":"Include finished tasks",'
-        '"default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description'
-        '":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path"'
-        ',"type":"string"},{"type":"null"}],"description":"The JSON file that holds the t'
-        'asks.","default":null}},"additionalProperties":false},"outputSchema":{"type":"ob'
-        'ject","properties":{"result":{"items":{"additionalProperties":false,"description'
-        '":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"p'
-        'riority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"st'
-        'ring"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"req'
-        'uired":["id","title"],"title":"Task","type":"object"},"type":"array"}},"required'
-        '":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempo'
-        'tentHint":true}},{"name":"done","title":"Mark a task as done.","description":"Ma'
-        'rk a task as done.","inputSchema":{"type":"object","properties":{"id":{"type":"i'
-        'nteger","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type"'
-        ':"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.",'
-        '"default":null}},"required":["id"],"additionalProperties":false},"outputSchema":'
-        '{"additionalProperties":false,"description":"One task.","properties":{"id":{"typ'
-        'e":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"ty'
-        'pe":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"item'
-        's":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","'
-        'type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"ide'
-        'mpotentHint":true}},{"name":"tasks_purge","title":"Remove tasks from the list.",'
-        '"description":"Remove tasks from the list.","inputSchema":{"type":"object","prop'
-        'erties":{"done_only":{"type":"boolean","description":"Remove only finished tasks'
-        '","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"n'
-        'ull"}],"description":"The JSON file that holds the tasks.","default":null}},"add'
-        'itionalProperties":false},"outputSchema":{"additionalProperties":{"type":"intege'
-        'r"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,'
-        '"idempotentHint":false}},{"name":"output","title":"Read back the full text of an'
-        ' answer that was cut.","description":"Read back the full text of an answer that '
-        "was cut, a page at a time: the reference is in\\nthe answer's marker and in meta."
-        'truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"stri'
-        'ng","description":"The reference a cut answer names (`full output: REF`)."},"off'
-        'set":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","minim'
-        'um":1,"default":100000}},"required":["ref"],"additionalProperties":false},"outpu'
-        'tSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type"'
-        ':"integer"},"length":{"type":"integer","description":"The full text\'s length, in'
-        ' characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"ty'
-        'pe":"null"}],"description":"The offset of the next page; null after the last."}}'
-        ',"required":["ref","offset","length","text","next"]},"annotations":{"readOnlyHin'
-        't":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1141,6 +973,198 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = True
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjozOTM6OTE5LGlucHV0czo1NzA6MjEzNyxsbG1zOjEzNTk6NTQwNixzY2hlbWE6MzkzNDoxODI2Nyxz"
+    "a2lsbDoxNzI2OjM2NzUKeJytU01LxDAQ/StDTgqJ6FVPC3tQcV1QQaT0EDZpGzbNlCS1LOJ/d5J0Pzx4UUtpm8m8mffe"
+    "pB+s9TgOgV1XFWOcHlIpxtlCKZAQZdhesJpXzJoQKfxArxwNHEbXGGdCpxWg04HWVocAQkhrC0hRnEAr6bdzMZABUrTs"
+    "50KUsB60l9GgC1QJYqdh6tBqSE0psz7JJYLD6NtU9kn3+K4LG2g89hl5wNScbbDvpVNFXNZV1fySalRMiMEb9Cbuijyc"
+    "qGJn2o6W7BYnSE1cBEN3yGwJkxwQIso2JbkibkEE2hvwetAyQoMeevR6Bgg16pPc1067UhFoA87e6BKrlVguz/ctRIgF"
+    "zhpjE+aFNN0/rx8hrUkhNSFvVMhis/akNmFLk0baoItlZWZHyTLTp+nkt8P8WXM3WsvZndvYUWk4zLQYPrP6rnnt7G72"
+    "fTKxIyqkiFL+LKI+npqTSf2jJYX0fIKoxdXcIvUUSLL21hwDe4Pm45ZiP5j0e9WE8YiRzin9g4zVn1+PCSdyeJzNVVtr"
+    "2zAUfm5/xUEM1kHSXB6zp0E3tkGX0RXGCGFVrWNbnSx50tFCCPnvO4qz1qtLkw0CMX6w5XP5LkfyqVTqZLYSL0JWYiXF"
+    "RJREdZgMBnfB2X6zeu58MVBe5jQYD8fD/mg82Ib3BC1r5Cx3e4cZ8XvtXY2eNAYxWQnSZHDz0IQF8toWHKYwZF7XpJ3l"
+    "5a+lJCAHyol1KqGd17RMeWhjJSYzYdyCs0pdlGLe21HtvVtA9AVaAs13ON9E5DIa4q+pEjchWaT6mrAKXYDr+x7Se7ns"
+    "tHgDnP8aPNbIyHPnoXIe231mc66h4oa8tMtpzksrwZGVTCiUJBSPiax79zhsNEas512h0DakgGvD2Te++peX/YuLV3+x"
+    "TOncP1BC9TSCWlL5HwiuS4SPX6afINcGgZJxpTMq8CO/yvAjdIEwEo8/o/aokpfNUHBlnj2dykrzuTU1uTQB173ZfH5q"
+    "dKADTqdkhg/W3zpnUNqO1x9sZqJCJmx1KFE1LNskt4j/zNSD2P8q7tSaZVMeFppK1pSN5qrH7e1OG5WzeEAbtWq5qC1h"
+    "gb7j4vWWwssAHH9U+rX3BmPbZ2M0M1KnU+6AwibfvjueyT12yRVW7hdCin5mp5CPeFTa71S6kepklhI2Cy5SHTen0vPi"
+    "ecx3//gSag5EjzZDkJBFAmnDAj1YWWGAs5ucG0PTdAJXb9/d8EnPwF2eB6QnB79i+av02xy2CA85x+hK70gZtVJGw3Q9"
+    "ntDEa48R/Q1J0tjjeJztWG1v2zYQ/isHfUkC2EL71SkKFGiHdmiXoS1QDLFRMdLJYk2RGkkl9QL/992RsiNbQhIXHRAM"
+    "9TdRvLfnnuco+jbxxiiXzC5vEy1qTGZJhapJJkmBLrey8dJoWnxt8rZG7QU/A9tMQBsPuVBKXClM4Y3IK8iCt8tFyr4y"
+    "kA58heAakePUYSOs8FhAbupa6AIa4SswJe2hjY01SyvqFN7pa7NCECEKCAdZs/ZViFqYtFnDC3b+EqbTb45WT15cC9Xi"
+    "y5MMbiT5y7rnjDz8/uniDzBX3zD3UAufV1IvKZrwwfcJuZa6af2nvMJaZOcgPQjtbtA6MBqjOeprVKZBWgHnC9P6CWS3"
+    "88Ss5skMvG1xAvOkEF7wc5qmm2wCN5VxCBmvZjEyUjCyvYsGpwIsulb5mBFBwIAKvU2YFmIPrggyhoGCRoNdIEbXElSE"
+    "Je3uwknvUJVnKbyCUkjVhg2xqLu8S6FcSBytNZZX6NVK6mKe8GqNzoklxgdCjUJuNh3AgvLU03/QGsDvhFhuCjyHbJ44"
+    "Ykfr2Nc8ETkT5avFv1tpkbxm3HUCIfZI43d/uSCgmB5bOiipaYM3YFsNvCMdtN512G2BcYDXaNdbFxMuHkJJLqCyS9Ax"
+    "HMpQ+yMWjFfeejit0YuUuqhzpub5IGLsGXx881tGfF1SxCuRr0LeZasUeMrzbJjodHrFXc+4FkcM0OsgFTeLpHofSuV2"
+    "yA7xroL4EFhJkGcd6aSeBELuuMhQAZLiUlJqj8PJ7Dbx64ZlHFlEr0lYDVovkVR+u9lMkj4NH2GwmexGgyiKwWR4VRSs"
+    "VeFWx+aSeOkV9rY5b0mggwhfomChMMmGXUhjpV+zHeq2ptGVKHNDVpVcVsli8oC3t+YGWrukWcZyly4NO0pBuqK37ImC"
+    "eLFk/9Jj7YYJbnYxhLViPYSE4Fiek7obpMxLY6E2FvtxLhfko2hD8cSNizIMYNpJs4IckJB5+2HUXR6amJdsFkOgUMei"
+    "gHzD6V/0m374MH39+myvSjan+M5zVuMZ8Gj+gQw+V93ULKXCONcqo4p4DDBH3DARymQ7JriXkRTkmcgm2a1Qf/ZYEwbX"
+    "CInv2X2Y5IXGHV/3CSmLXrNp6uESbej2OFEP2Dh4WZBmey+u6MxBoZOx1j8EdOSkO4KUh7hKlu4O3K6i5DPhcNfnTqdk"
+    "KTQdRuGwD6EsiuJCq/VbAqWPKg1OGvTXuLcuC6wb40lhveX+GFHS+YFo3tNipMgEWl1KLV1FB5/hQdlqRQcSDVUaoUdP"
+    "GbIZacJh+Hc6V21BQ30bOKTSJ+uWed1seHzvhvxT6+g+nobh84e8Pm2NHifH+1sSP2P2yPxLvz9Vv/e66uBfPKTz8HH7"
+    "aJnz7r7KA3qHvfsg7Kr7XOBvWt5ztKBHuzzGco5CH/m0/0kp6aCrv466/89Rd6iBOOUb/t4cMPQj1ua64wmU1tSBNnw2"
+    "Hq0IRv+roaQfcdB1YXn3PYddKOQpieZnSGSU7z+FDnFSPvjhE9McaYkoRq6V/NeI0NsLa0DqRoRr64RGKF9GgZZomMoa"
+    "Z8HUYokWdY58BZB6rnkx2p/wLdSuyFH4t0DD/sU3JdOjaUc2D9/ePu/lJcKtuyuJUXFwmoWKIzazcNOm6wo3tSwd+tFZ"
+    "XxNxa777PetR5RnZKFnLB0ye90yeP+Pf8Hwsj5/KPwDVfTVyLaiXJLHHnXU71lCjo+GEu5xXworco3UBUt4wmofuXgzG"
+    "9F0+jxF2LCf+p4fhP5zA03NgGxClD0SmKSd4yo3hvoNkV3+XdZfjf/DRQiEb1F+MVcWebhebfwG3N1ZHeJztXP1uG7kR"
+    "fxVCOCA2sJJl56M9OTVgxL47t7YVxCqugU+QKS0lMd5d6kiuHTVnoE/TB+uTdGbI/dTGkp3DwUWdP4KsdpfzPfObWTJf"
+    "WpNImoWYtHqtbudlK2glPBZwYVWo4OpGaCNVAj/sdrqdLvwyTvVMiJEWv6ZSCzNaLO2cHjj4y8vO9/BAKMxEy4V1rw1g"
+    "nR7jzMpkySw31wzoWXYtFpbJBG789aJ/zqYyEp1fkl+SATxh4JEbgXc7O/iG6XwyKgmY0vibnQt6nCGjIRsvWbttrNKC"
+    "bcEDg/5Rf3Qx6H843u4ALyq1i9S2el9a1i5RKvHZws8LuRBhdnkXtGaRGvNoxPXMtHqXXzIdtNtIGJ63ywVeG6tlMoNr"
+    "LzwsMeWREXWZeWJuhWa30s6ZSoQTUSQ3IlILAb8wY0PgbN89wdkNj1LHfptN4W+4LZPtgESVCQjAuMk0pcafxAT1t3TC"
+    "L7gGZi2QI6bvghL3XvqgZeZKW/xJNQgjkjQGqVuZrKiT4VoZ3drIbsxtwPBlNBC+zbZCMeVpZHt0ud3EVBtNWDCz4Ha+"
+    "Xq+3WlpBWvEangstApYoy6zySu3R/fHSCsPUFB5kMuYzeIqnoVTIoojHIgxBe+C9KtUT0Dwnp3xhWILsg8kMLvj+cPBT"
+    "ey9gnU4nYNIaJ1xOCQwkgEmi5x2pJGYoxumsEHCsVCR4sl5GMNUts5pPxJhPrkkGmYB5Ex4xobXSpkrHylgoMrKnBNYc"
+    "C72e0IQnExER9xMVxzwJGZ+iH9m5NAyul8yIiUpCg/q58nSuHBM1m8b8c+Fsng/kerYRI+BGJZuCfgsOJnNw7wlwZVw0"
+    "TNMocmYw/AZMiNFy5V3xw/EPV2yr2wN/AHPGEuILDJ+A3WbCUbBgBDCy9073UE0Ss5BR1A6lfrBvoi/WeET/YyieFw2k"
+    "IrZrJCdzEfNHuMoCAtgJ5nM4C9UkjUFkyiWYebxlX5ht8CJjBQ+RKZ0mCcZ+hY2pFFH48FxHKcyJELBMGAyzdjuKYtNj"
+    "jkuVREtiFfIV6MM6G4fKWrAiabjCjPi8iLh8ROp11JwxIPYV/Q42dyl2AuuzqVbxWm2A40/l7KFOoGlJunIUjaNGwg76"
+    "Z6eomLzgVSmOuZ3MH0wwTXyg8CgCZdPapxIT2BcZBpn9A1dG7hw3P5ycHpOHZHUGPSUvT5HEKz6Zs60sZjD5iWhKRqzF"
+    "yyc1No+IefIaL3OPYcojKVB/bXIVkgdNg76iEkzSWdi+2t6IM27AiPEigtoYPiK4qhy6ykNayYr7XEBpsRjTyPVyM56i"
+    "SN1CaQBvTicWQM43M4YaKq2XGRzrl9qMJRLn0RgHKfwKfk4uf354dlwtKAjmtrRYCG75OBLb+z40EzVWIVo5YWOBjwnw"
+    "0SvI9LBMBi3DK4I0xqkdfLTK+FKYMrJZPkKVXoalK/clxiFhCEC+S7y1A+Ukk7BHoWLn3DrRplIDlgUbGIJyipDaNeiP"
+    "bSVCIMZYEdfR9C6cW4uMSjkH4RQqYbxccGMQktYMhln124pFRhRBZcLO3r0nHzE7BMzhlpyCtBs5TzxZPAbiCH0jVljJ"
+    "+WAKVE+5aTMPJslWEvZD4wlEyWqVr6hYR92qqSabbMRN1jB9i4X8GgxDSHyWm9kC/C6KHk0WHOEQwRK7wGXY1sXfTk5P"
+    "O3G4vZ4J6BWycl0q3eytq4MH2O/wPCMYvjQ+KBBR18vy1jTiswCLUeB1H7DFcqEVNT1QsnwRcGzdYiACZ2NIL/ssTUKB"
+    "sINaEeTV4LJagrjYN0KTxDuw0o1IEPkWnawDidgjAowdZR3jqy78AW1CcE+4V9VhUgKpGMuksS3w3CDLyNSlllMgltPA"
+    "w8GMu8BVD3wMJJVaJQTaXLbL1t1mkUpmlGLhJ2KnBIcRuISQVBGbF0mrECBw1Apgzs4D1iW8nEAO28a6NcFuCYkwl/QB"
+    "Y2MKMKTbmC9M1m7HMgwjapM0dAQ6hO5T4F14FPpQA1mdlOt1JUK/DOVtB3+hFMC704D+WQXsSCCL/ezW1TZgwhkoA3ug"
+    "KqjGrt5AjrLyn5lZzlQIjQy4i9WwhFXXIiHWyT1yM2GVhmL09jcZj4wFFPrbQcAuT84vBsOAvX178fHi4IB6PfAtTNki"
+    "hS4MBBEhtZRSszHo/lqAYGPQArhWpNQ1lHR5LSp9ilF5SwiKRX9H0lj+SHqJXSZmOO5YRYFSYD01lmYSA3xvLOytABd5"
+    "m98ZoX68cQ9oobc7X7mJwBpdgzudEiil6OLMN7xUwZAR7JzdEj2WGoxJTMX4tjOV43SqELcQZiacoZx+pTOGmGiB8dM6"
+    "ZO7fddTtxV0ACtD0IkI9x2yPvXXv9BA7HOB6DgfniJhdIlwdevOtw7fkaRSi5iuoNnC1Fn1X0nt+wgJuDUxuVXFjD7UB"
+    "xlxCpU+kmYOnIx+jGkSFRXAME0XghlsOE7NzeJbTM07b4CEJerQBz4F2AIKOYAOH+MPhhO+8HaPoYVOlnTlAIn9V3HaP"
+    "S5q0FNiP5hbEmq9pK3ATeKJUvrv32qUgtMSUQy8SdnAOBuoaLSBO5Wd0xP5RH+zhCyukR+xZcD7W6uzgdLBjVYwFx1/5"
+    "8dF3/zj6cfSuf/7DyY+jn/pnx3Rzxy2SvXHvM36dS/TdDt4YZmkoAf9BZJIXBLce1B8yHrCM1YMdoNXhb7eemxUe1F6C"
+    "H3wlQbEzGFKe/fEwXJllHoaYx3AkiY4qplNYDh0fMuoIyky8UBYyDeqMa+isIDXQ0NGAtWnYVZ8vWmnLQ7AG6A2GWynY"
+    "P6M7QQEK1QoOUhopboTlnfC9FnhIaQboruZyNke1Vun+BCkAK2ZiXd9DOkhuvKeM3n846X84GXysjaf4rM7P5bCM2+29"
+    "7F2ucHEI+p9hGGJPQfUshtiosnJ4dDQaHP5YG8ilJVVDhhProdHPRY8X4oD2I/xpn521j462a8If/f24hsas4+pB3fxg"
+    "LorpgEsbcxWFxtUTmoRXydKgmxCYG0mO/CwJgvW77J+tubUL09vZwcDy85mO0rOdUEMa2dnr7nXbu3s7+RQKskh/Sl7q"
+    "eXcTZ5yaa8ik2kpBYEld498QZMY6P4VAwsKBv0LwSJSJR+9L7zTK3E9EHlFVAjKkuX11sgBEXNQUt7yX3+H7PgKabobY"
+    "QRY3MnyMd1K6AbmwKnj+7pditgoQ+26ITPCZY9KK2DTS8z9wrfmydXdXNv4lypYJMswlauHHj8JnvN7hTURXJRrFDRxX"
+    "l244WsEKU1+xoE97jdxjdWi4URMjW2F4V7+jUBByh2FJf5u4EnnJHXo0t2mzamkEvV4+aMSbhQOYbQAUNt6D0mwbbwBI"
+    "0UtEcV9xIrCRjBq0XtcMcVXwMHz6ZnTqHpLf+08QcKs2rMmQ28jBCbh0/xgRVhkB2EGJ/JeM7J86XbjpXCwNVslRCGkd"
+    "2rhkgvIDOh1NVUrqgodjqKh+lpd/80idDrED5YjZKI5dlfUVfJwuoX+JUI5KiaQaF7j6A8VoQYbwHSFBYhwNKH1tFpya"
+    "RaI08mRofcQmDIiwFxmNF6wgwZAAa0MLgIsHpaddcuefhcHnsbBADn7T7r5q775GUQiP/h6Z/H63+UoavRdtVDJsM2a4"
+    "f7UmDFHFIi63PiC1bgwQSqCiKem7L5kFNlhXBB4IFnLq+DqlN+SqmQOPFh7KwWbwocpILd7zknRPBb8rAR1s9FcscIpz"
+    "RKIXsDRxnZMIXXuSJhA9xvUmVRCdN1Yr+HmMOYACf/UDPW+eeeXwkt8LLxsRyUkyidJQsJxxEqWGME9P1+Lc9XivTx/F"
+    "aJJMHRt9JoKVaijv9ORisIpn/78RZp4cnqHm7wo1q0s9Q89n6PkMPR8OPX1ZdOXpccCSPsb5Bf4wTIjUVl1s4wJZrasF"
+    "kts83T2kQj5dRLUheKIyUSd5xvW1HzLSKB6eqeKkxwwaZWkHRNMejaYx48CL+AIH5c/Q43m49TzcekYYzwjjiSAMXzt2"
+    "H4ku8HW2+wcii8Z8t67kPKGSXstvm09IHHhZoIVW5P0gYnXjqWYbRQUhv9/n+2K7jXZu+6HKJhuDvNRNeMAzS9+X7xuN"
+    "HPXPj0f989OPz5hhHWZoBADP9fG5Pj4hM5br41c2qLaK7bj/QxU0S11Zai4ny1JRLbJwddv2w2tuqRKwCrE/rAgjTTdi"
+    "X9/k35vuK4XiSdXpDatyrrAq0fd+Cy4dTXFHafbZlT/T8u7s6D//+jduSgcnv8Xtj/hdrHTKZtPvGV+t11koNm2YqVXK"
+    "5hKnxbTkM/5UUCcUN95Ddm66nZduh9VdY1D4tYZlXeUHu+oOwsOG/Zn+0F1+PADsdstpr2nAOO3qxBMdeB40Fu6sHjAt"
+    "tMAjHhJ3B/6SFIfBaEurvsbdg7hzMqntM+3Aq9+sdNTZui1Y1QOM06kRmx508+7ZrW7hx4NnD1tgF/f/dp8esLn/TfLH"
+    "hsrkVdgIgCKRzCBjbNYt5G4HnuJepC2dxXZc2tZoqyW24COrvSvTkYKfTfKUEwc9321ThChAR99n+E55bydHZF8vs84B"
+    "c6/y8gfZWWXicfgMBJ+B4NMBgg2VI68S3d29l69ev/nTn7/n4wnkL5JtFRL5MwD1p1mWX1mX+UTJXO5rwkmPyD5N8VtU"
+    "oMpxXXceY+uKkky2Xx0PLWx37k1iiFcTGePumG61BrRc5r/3ld3VrN+QMNYNIIYlLJ7FQBlf4zbw0USFggiWvLqxDz9M"
+    "WAruCWACT3cgck9xd3piZIg6m4PbRELTphulrT9FwNk4nXUohXr6Do5XiO9tQBxQBhDFrd0KgICeES6jAy7Zf53gDxYb"
+    "MFrt+I0Wn4jpCh/lzqHEy8v1vGQTKoCHwh2fgPcpqRerr3Y+JRqvNqORsY+nCFGToZhIOhKGQgO6IhLu+OE+M8IVncth"
+    "hY/GpqnEypvvN9E99DTXCNrsClf+/AieCsGjD6FjBJ/D7FlhpejIyn6390BlaI7nLOizqF/QnQJDeEn/mUFUs3Ot46zQ"
+    "fr2B8BYwBdIjjI8nOehAf3Ywxa27T0dJ6HiJP9sm6ZAwnk5bVrhpaHgrHL3ZTBs+2FAbQeUUXChDPG+UhCaAyPPHGJFr"
+    "R9jhkF4JnM+gk4WLOQJ5Auq5U09xHxuIlZ17DeqQfqLSKKRHx4IOR1uR7NMZLxDAnWzBJDDjMqnooNrWl8V/2V0v/knx"
+    "Ntt6Z3XUfsd22MXJjyfng+19MNOITreg0O4/zwAdVf2wPCYoU3+1SeznL7MtoDk4/nB2D9Hh3X8BopFxGHiclVddb9tG"
+    "Fn3nr7irPNhGRTZp0gCViwJG4g28iK3AUdGHxcIckUNpInKGnRnaFuL+9z33DiW7tpuiDwI05J1zv849M8zzPLOq0zOa"
+    "RFe7SVbrUHnTR+Msni3wbEaKorFbiipsqDUh0kb3kYzFi/98nl9QY1pd0K9BU1ybQGFj2pZu1poNZJPVug7EDuhQ1fVU"
+    "UKZUO6unYhGoH/xKH83ID5ZMpBsT15TnX4IDiK3Ja1UTzJNDba9163pdTLLKdb2KZmlaE7eI+FL/PhivA33axjU2vy5+"
+    "+g6eBZcDwJZOR1WrqGYZ0bX2IaX6qnhZvJxkOQry87/ynD5oq72KuqbllpYcnabGu47WiKfFtqLfHiMFsi6Srk0sEO8v"
+    "WfZC3GTZPygdjKUGrbnW/K74XmpScPZTcp6fxbUWY+JuSUx5HqLzmg5hsJi/n199XswvT4+A9uIFvXM2elXFLMvpMpVU"
+    "BSr7VBQpRL8tU0ImBmpcW2tPh7oNGp3z6MuKo9m5PUCHVFyjQWzde/dFV5xHiKptA2pAaETHnWo4XhTjN0Zhv2DEaIe4"
+    "OQj2Xk5pEL6oWIwhPgqO3s3Pz08u3lNRFCMTSsm1zB3JCsGEWLtBXOhbZNtun3JkSuXXidtMZhT9gNWEW48VYP8oYU5h"
+    "qCodgtBsZ9oo1AG22nvnsf462Rhbp1143MFerfR+vTY2jpAJs1GmHTyGYr7/L7mSAO5j48DhyUmZWwV6tAbxu4YTgymX"
+    "5gO3Qe3Ke8DF7Afp5j5Vt9x3Q8akoaZVqzD7y5KOg3XwdcJsQuTXqh30Hwco8EZvERPC7ZXHuwhSsE04Rt3TrryUaQzc"
+    "W+EPYjX2iGN97C9Ua92pndsSvEGhwp+ycSI1YQqfq6HT8hqNQFfHLDnD4zT/cLjUDXN+CMaunsMp/oZG+rZvFcZp/mlx"
+    "Nr8oKSikK4SH2xEEaFIPqpB4SvGQCzrlvhnvLIcJE2/UsgVLKmcbs0rTiebWulFDG49Ew5idkB7L4XKTx4CPeaSld52r"
+    "NWnI0PaeFZXy3kDCeEPgGHhqWLUKDN61tspWuiy4IWvd9iXdOA/1EBBJhVtx4aDFcIodXR/D7L5YiYhJkhWirQwroNA0"
+    "JN0tMUp4dOWTltaghb5F8d8cSW9Yx8LDbIS1YaeyVt+KwpX8p+RYTqh13C4bbkAncL5CVQ5DBBtWYTriMU6n+rATu87U"
+    "kNmjdI5s3bCngGJbwvihCSg3K2uKOs87dZuPzLkoZ2PNMPa2YiEvH0Y+ROYcj/wjvoz7L0//Dbq4pgmawTAOK6S4VNUm"
+    "aeKAIy4iQc7vXEHiKxFCVNahO09HL8+XKlbr3exI7z9K2aA55l5axpJiPcGDCZ7IvLMGjfJyP3MSf6pqUoM9g0RGtKrW"
+    "01QbFu3ScCNxvqMg6O/1vn1ByMD1QwruJn9gUh6l/gVdedTh0XxYphypvtfKS99S7ZD8z2nD7OLk/PSXMh1Jp0yhCnQP"
+    "WXYnf+hu1EMWVyw6rWRQ7rI7HMP7H6xf4u3dXqn5ySusS6iJ9la1JRYnlgYwrocSIpmd6EITTc36OZ7arCS983FHJJzs"
+    "q0IAf2DAgWVd0NDqWmRUODZqkxzGasyeaQCRDCgBnj4cB6+/SBQJ+DUD45Jw1bjB1gy+gK3cCGqnQ7o/3IKZyfwNmz8Z"
+    "wLRp5+DJ8HJYoIPsghD5EI/RMy2z+N//JeC3PzFyZwJr51Wte21rbattSrcHs5H7n/JIbkwKcX+GJ2S242MvYb/6QcKO"
+    "ptPgwONwPWLr+XTL89FCmHuDBlSsZYy6w/mRcWRUrriHKfcTHIyaAZjkPGh8xqndTFEyPBaWC/NHVTd4J47W2x38W4ZP"
+    "9leqAXuuoA67eEeOcLzTcaMSptSmxsTxqExBmJiKxGEkJBKkmbQgaRzfnbBYs2SJ3O473fCNCHH+PmDKjBNHu11iWbmh"
+    "rcV0qenGmxi1PUayGCecEYhWDl61wik2JvX65X4W/NDHVLKz+yUdvou+zd/R9/T57MPZxeLoGIW8EknnLFjUAic94r0R"
+    "xmJ7Z6wa4Rb7FR0CZHF6ef4tlHQFTeqSPXMxwEcALc4WH0+h0if4n74TClzIT29V17fPCChvOVgOWxwM7eYAvcdlwqE8"
+    "W9BwhW+FSGHt+vIZZ6z68PORr99yscbdEye2NWGt5aMiYN2ysIgCfjMKucOL2XOe+IOGzt7D2bnym93XD2jOL76JKztf"
+    "PYf54PMIuJe6c9d6fCgngVwdWT2+Bf8ABNGzs9zZdltm2Tzdm9JAjQP7dP/jixxfw//ybimXkiL7P/lt4sk="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"add","title":"Add a task.","description":"Add a task.","input'
+        'Schema":{"type":"object","properties":{"title":{"type":"string","description":"W'
+        'hat to do"},"priority":{"enum":["low","high"],"type":"string","description":"How'
+        ' urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array"'
+        ',"description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":'
+        '"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-'
+        'DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type'
+        '":"null"}],"description":"The JSON file that holds the tasks.","default":null}},'
+        '"required":["title"],"additionalProperties":false},"outputSchema":{"additionalPr'
+        'operties":false,"description":"One task.","properties":{"id":{"type":"integer"},'
+        '"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"}'
+        ',"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"st'
+        'ring"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"'
+        '},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":f'
+        'alse}},{"name":"list","title":"List tasks, unfinished ones unless --all.","descr'
+        'iption":"List tasks, unfinished ones unless --all.","inputSchema":{"type":"objec'
+        't","properties":{"all":{"type":"boolean","description":"Include finished tasks",'
+        '"default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description'
+        '":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path"'
+        ',"type":"string"},{"type":"null"}],"description":"The JSON file that holds the t'
+        'asks.","default":null}},"additionalProperties":false},"outputSchema":{"type":"ob'
+        'ject","properties":{"result":{"items":{"additionalProperties":false,"description'
+        '":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"p'
+        'riority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"st'
+        'ring"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"req'
+        'uired":["id","title"],"title":"Task","type":"object"},"type":"array"}},"required'
+        '":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempo'
+        'tentHint":true}},{"name":"done","title":"Mark a task as done.","description":"Ma'
+        'rk a task as done.","inputSchema":{"type":"object","properties":{"id":{"type":"i'
+        'nteger","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type"'
+        ':"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.",'
+        '"default":null}},"required":["id"],"additionalProperties":false},"outputSchema":'
+        '{"additionalProperties":false,"description":"One task.","properties":{"id":{"typ'
+        'e":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"ty'
+        'pe":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"item'
+        's":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","'
+        'type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"ide'
+        'mpotentHint":true}},{"name":"tasks_purge","title":"Remove tasks from the list.",'
+        '"description":"Remove tasks from the list.","inputSchema":{"type":"object","prop'
+        'erties":{"done_only":{"type":"boolean","description":"Remove only finished tasks'
+        '","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"n'
+        'ull"}],"description":"The JSON file that holds the tasks.","default":null}},"add'
+        'itionalProperties":false},"outputSchema":{"additionalProperties":{"type":"intege'
+        'r"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,'
+        '"idempotentHint":false}},{"name":"output","title":"Read back the full text of an'
+        ' answer that was cut.","description":"Read back the full text of an answer that '
+        "was cut, a page at a time: the reference is in\\nthe answer's marker and in meta."
+        'truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"stri'
+        'ng","description":"The reference a cut answer names (`full output: REF`)."},"off'
+        'set":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","minim'
+        'um":1,"default":100000}},"required":["ref"],"additionalProperties":false},"outpu'
+        'tSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type"'
+        ':"integer"},"length":{"type":"integer","description":"The full text\'s length, in'
+        ' characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"ty'
+        'pe":"null"}],"description":"The offset of the next page; null after the last."}}'
+        ',"required":["ref","offset","length","text","next"]},"annotations":{"readOnlyHin'
+        't":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5797,6 +5821,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5810,6 +5848,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9665,6 +9704,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

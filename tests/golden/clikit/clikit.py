@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 998: the first handler from handlers.py
-#     line 1160: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12175: the tables (commands, groups, errors, result shapes)
+#     line 790: the first handler from handlers.py
+#     line 952: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -220,6 +220,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -375,16 +380,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -392,8 +415,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -678,237 +701,6 @@ def _stand_ins(
             for name in names:
                 namespace[name] = stand_in(name, section)
 
-
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjoxMTY2OjI3NzQsaW5wdXRzOjEyMzM6NTE5MixsbG1zOjI0MzM6OTQ5OSxtY3BfdG9vbHM6MjA3Mzo5"
-    "NTUwLHNjaGVtYTo1NTUwOjMyODUwLHNraWxsOjIzNDM6NTM3OAp4nK1W224bNxD9FWJfoqK7QttHG3kwHKc3pzEiN0Yg"
-    "CBC1O9Iy4pILkuu1WhTo1/TD+iWdGZLS2rEfAtQPXl5mztwP9Wexc3bofXG2XBZFif92DiAUZfEjfYW3HVgD58INxoux"
-    "BSNCC6K2XSdNI7QyIIzswAtj8+m8WJXLolX/A4hGjGvlA8urAJ0XW2c7UVX8GXoRLG6CTeIoWrHYV+p9pXwDGgKgzhte"
-    "cIChVWZ3LqTfo65yPpTCOmEAGo+aB+DAHQZqN7Y5iFoaIY0fwUVIB57T/oG+Au7BHRixFKMKrR0CIeNezGprEL97/VZq"
-    "D99E7S2EukXtO6mCsIRMECYIbW1fUlTZ2jlZrkFraMTmQDEpLA7BYyUsmhXvLm9SVuQGNAfpa6c2IKTgozNc1HZA9K2W"
-    "6KAUYeg10KJRdaBvL0MAZxiUhLt+CGiwga0c/v37nxjxYCjegb2VfY8BinWv+gdqk7VoLPizmAgxWoc4W4QUFzc3Qnmu"
-    "E+q88iWG8NnbaKqqMri2O0Xw13YnlMllwYKMrQwE0CnvKZ24Q//BdcpILWaEG+we09WqpgGT8gsPvXVUniteYIpjm5Tc"
-    "tw1Xeug2WN+mpDh+Wbz/jQ4vFx/FDPfS7XrpPLxCw0MYpNYHAQ+1zu56cPfUTwv6TppwdqlVvUetddWu2X+6a63nLHvA"
-    "XsD5sRhHKgXl+2gro9e2PyD4JX6wNTW24mzi0Hrx4XI+n4s3i9v1GeNriZPAOU+ZDigOIeUikPcMRy0Asm4ZFJFokKc+"
-    "17SYv8XLBNyifxqLGOQeInJ0x/Zg2Fn8K4vEAJGTEh0xn6zK75ChlkVVeZoI9KGqjE2bVWkGrTPlKIN93iv01aPXKyI2"
-    "g0Uryi1NDZl5zBaJA/TJxpbhafzxLCkXt+wyDjfXp2BcooWJyHtsjV4mKuFMkmh0YjUlj+Wq/J7+PedaYoPlKeI9QD+x"
-    "8pMdBSbpQLxEVxP8xAUTXbQoD0+UuWlQeUTGKCldsZn8PAfVSbcnHaoQ6lxwqTAoHBjsBc8jwMz9BZ8DwpTYpCMNL0bP"
-    "BxMHE69MHKQhmvh3gd4hVVW19PFhSD7dc0kQdGM9HAu+kAfRWUfPC/SA7tGY0EGOxKs/puh3qgktT0oLateGeVH+ECU1"
-    "4we5m0j/evXp9ceL69+vXoS3owE3xW+twDOPkU+CZrY7hdyzqR453pon/XXDh1Qb1KH00QOQjSlvtUQqzb1/3OdsZMGk"
-    "lIHfocPYlvVe7mjyLFbc0yDHbkaBb5+ZkjJvgxvyzERePQUysCeDf5SC02Agk07OP9mBGPxnkS5ycjK9nmA/MywRexWH"
-    "O/fhncNxivxKz2m2VPv7ZwWJgKdyTzrtNjEtstWkzyoH2xeEmOSPRvFdk/WRh/L2VIocX6L3U3gt6xCP82KjTPPEoGwa"
-    "JAEuVbolvZHFR0kT/pSVdCxsvOSCPtv+JDweR4BZmceApiD7Gx+Mk7svD96R/h+1D/dL+QyvpbdjMvobbTdf0gz/vMB3"
-    "FXlpcwjgE3oUSt2ISs7agK/E8TcrvVko+9d/OsSIiXiczVhtb9s2EP6c/ApCKJBkkBM7RT9Mwz4EQ7Z165Zg2VoUhpfS"
-    "0kliI5EaScVxg/z33lGyLcvyrCIz1nxwYL7c63N3D32YaAB7MH70XpgwhZx7gZdaW5jg7OyjUXJQrZ4qnZxFmsf27Hx4"
-    "PhyMzs/q475n5wXgLTX9CKHF74VWBWgrwHjBoyd5DvS/PmWsFjLBUxGYUIvCCiVx+V2qmFXMGeM2Y15mFjdmSmeR9+R7"
-    "JlWlbQiaKpUBlxuSfiIRTEgW8kJYnpnTprwYF+AJxfEoEnSDZ9cNc6ttfzyZHGbC2IGwkJs9BifWKr9tOCWkhQT0hlN/"
-    "psBioQ06hhbhdi6kyMvcC4YN54bol1U9xF1JYAVHaRblZrwWS4HK+UMldzRsSn7ZK2QRZGDhK8AStwSmyhyPTNfwTyk0"
-    "RF4wroRMerijwey1Mu4Aih7J+lnNWM7lnFyiK2t4HvZKTAw2TPfoCUaazxuuyDKfbvEkUzIhT2ZcWJ/K1ECoZOSqtAnq"
-    "JRBfNb09JYjnXN+RMozJVYwZxTJSOufULQpu05W1NT6e/IZhWeY9TdqGXWBxZYDVgMBJwBqmsEAygR+zFKSrklDlmISI"
-    "Adrqs1TN4B40lo1bWEsJ6ejXYfgUsv+9Wi4wJTPQg5AbYO6KT2G0oGn37zEffJrQx3Dw7WDyzYuqR7wBmWCkg/Nmk8AN"
-    "IalVY2SmykAnttcbV9OQGz5nudLwHdNQAGYCs+oWvFaLM+KTk412vKb+jGY4uasvhYZYLDbHG1Y0ALFcmiyjybVGMG80"
-    "FRHZlBECUhBJatdSPh75owk1X544YHZmvp2Ip838rav89fL9928v3vx1+a8ReSSsqZlEJ3pNWTxqELen7LgWERC2i9JC"
-    "VKEdMa1LaU6qZC0yPeoFaby4R0DzotjtI41KPEg9Bq2hKHOduOuiwsP2PHRnvhZ4ZCh0DIWVOUhr1vJPyS/mNqULfQy8"
-    "dmdrGyniM+Ea16qWXpJdwqiMWxpbnbRnjdP4Hsm4fYajvyGykBaEdzwBQ7YJaZBAZRXzaPnbGqqUmj4zNVOJ2CdEStNV"
-    "B44X3UGP5LxXpWYX169Zdb7tphO/ELbT38W5ySE8FErvk0uQkNuaIP93c/GdRiixX26ufseuh+A45m5Q+myGG3yKI1PE"
-    "bgY+IFl2HWN9CvpeaO73ZdYPN2+dVR1aF5NvpfJLVVCRUhlh1dczsa0DR0ynio5RN/oyfSvy1IoltmkebnsDtR84UrWi"
-    "3sTxEi6rDE3IyA2eXPnp9rrIhdNWx6LWPOkzJ7CM7vf5UEiVsT1HRRQhz3ftbipktNaDg2BErWPGkT0/c4BQ2ZiK95Kw"
-    "9uxYUJq2hhVj2a1itmQoxFcrlrLZtHemJlTFfI+ZMdhgQ3jOPF4878hQr0n8Ro6BaSTwfZgQ9TN8LHfS1W2/LRBFBR6m"
-    "Lp2dVdcsoIWrS6v6DEgauF93/NfgHKpSWnZ8NDgKGJIFGXEdIW9AOnmykZtppqbP68r1O80pBdLDpnMLZqNXbklEn/hX"
-    "YTwYkxy3gL0RvTlYWbslsPU82N1x8CBiT4bYe1hYWqxYg+8vN2YMO/4Qo2JWKQ3YH5c/fjg5pZSoODZrwN72pGo8lDKR"
-    "ix1XRo0royH9tYPn+v/uwH0G0WLtMnic1Vptb9vIEf4rC6KA5UIS7Dv0Q+W7A4Kc07s21wRxesHBVqMVOZL2RO6y3KVl"
-    "JfB/7zO7pESJ9FmKkxbJh1ha7su8PDPzzFIfI2dMaqPR9cdIy4yiUbSgNI/6UUI2LlTulNEY/NHEZUbaSf4ueE1faONE"
-    "LNNUTlMaiksZL8TE73Y9HvJeE6GscAsSNpcxDSzlspCOEhGbLJM6Ebl0C2FmmIOJeWHmhcyG4md9a5YkpD9FSCsm+dot"
-    "cGqcqqVyw3wtvuPtfxCDwe8W4yff3cq0pB9OJmKlsOOk+j7BHn+/evVPYaa/U+xEJl28UHqO86Tzu59gc6Xz0l3FC8rk"
-    "5EIoJ6S2KyqsMJrCctK3lJqcMCKsS0zp+mLy8SYyy5toJFxRUl/cRIl0kr8Ph8P7SV+sFsaSmPDoJJxMOAxrt6eJnhQF"
-    "2TJ1QSIYgU0qdS0wBoIXpjAaGwKHhgWbg9i+BYwFa2J2dZxyltLZ6VA8EzOp0tJPCEpt5Z7J1HrBqShMwSN4tFQ6uYl4"
-    "NCNr5ZzCF1gNR97fVwaWkFMPPlBhBN3BYrFJ6EJMbiILfJSW97qJZMxQeV/Qf0pVEHadsN9hhOAjTXfuegxDMUBqQKRK"
-    "Y4Izoii14BnDDufbynq1aaygWyrW9SZ9Vl94pay3y0ZEywZJDQAQrMEWi0snehk5OYQfdczwvOg4M/hNvLl8MQFq5zhz"
-    "KuOll31WpqlwkPW0S9jBYMq+n7BGFjjQax8ydhSg9dIrzE5Rld0rLcIXj00YflJBT+m+h+UGkWwwQYi8ISK2geRo9DFy"
-    "65zDOWAJjxFgORVOEaL94/19P2qC8YAF9/1NipgXRK6VI/7Go8LCyZDxImi8WpBuuVjwNgz2evRY6Ss5NrOsKxDXLYHe"
-    "LQyDaSvtTCJ28GBlijSJYAK7gBEaG02RFEjqB1RT8KzMlUPkDJv7+VBii8okUbxCpq8b4obHR9q7CvS2knxOHVRI2/W8"
-    "MR+vkT98hq52kMkrna5/QvRGI5+nWC18QGjeUhgOaQDwoyw3Dhl+O7vp8VRZN1COMtuyzUs88i72j8WsMBlg7/+UOdt/"
-    "MHDmaA/z+veNaZCK5lS0Tn/LIagKiMDH43GmtMrKLBqdNTx0Bus4c8B2r4DOXFYKpbLalqXP5F3Y9/ysufO3X87vwdxt"
-    "mVmXMCKLQq7/T4hIKCVHbaLgh30WcFxsL1C4lja4CMmrQFqnxAITa/LZAbVJm6lJOC/qKjF/sXTgy76oJN83m99kfKwz"
-    "u2e3gra/p8Fjvqmc0HJO8Nm+b+oEtHEOINCRoN/waKiW3jd9X4uhEfuIiVEvNhqeyr5/wRueHu2HJVF+QJD9ZFahFMIZ"
-    "vGQnmZ4dH1CP+KAdN/8bJ8wIlb+NQgk6Yhjq7AntwEhM7mlQDf8LDoWY0hSsb8oUwimUVPYS6qeB98Qvz18f7RugHrli"
-    "O02X2fQB33iOBN+sIGqfq54lACPxRa+ZXjcp8S9N/w052WayWHrX6PWrme8uZqYADcYJzPqjfitAGoKlaXQ/3hcMXFal"
-    "FJjynFzg555NtDgGQda+WJgVQ50pPVXCb4TkMz4XzgIajkPWE4uxnFLakXkDHwY99xNG+BCbEgibpRKxjoaqzFPiD4mK"
-    "Hf+FKxwV2gOLJ2dQF6CrzPSF0jBzcKB8EEsbmCDvEwTB039fy8GHMf93NvjrYPznP4XS+5L0HLAZfdOsvXigNNsabp6i"
-    "3epMPbt8oCnIlVyLzBRMVSknwAoQ9QPRHnOw6oPfG3L8HGryN37f7Ze8oJmqH153ZJ720HivirfyhEq41YJnFqTmC7eD"
-    "3+vz/jnXdyfnTyhC+0f+4/K373999vJfl39okdA7rDSUOIiBY6pFEA5Fr9pitEWaD10EKPcKp8FZtafPv974hDbt2lv6"
-    "lC/zPFxpqPyOtUYbawjdYGhh0ZcgEGcIBfHs9ev6+gRrTpDPqtsORsRgwJc0fIVxdIxis8fd9jacWnXi3lrF3HZx0ha0"
-    "usH8tlaD0SCwmb9MsjuQZjyH/vkwAV+HXru6LQCImMzstHnfslzKmpTb+ge6vJ0Wrh/xHu+foOgvCBak1XjpLwkgm9IW"
-    "/WIaCPCevnsElF3zmfjnp2D+IbbzAOhbdCc1c9XG/Uszhw3qLgDpZFVddWXKWuac+IbKRAVCX6aix4B3Zom0sFBJQvp4"
-    "ElrarszkG0Bs+zi2fjMlh9/PQYxWm+C3rzf7ety1n6PoLjdFuwRc+mHPrTgC+r5AJ75v83yRkj7nr3CtWojnV7+KHr4j"
-    "onNZWEKAZ6UrAfi1oLs4LS3kutHzwpQ5shx8nRkbtg+W6WOajB2m10eeDm/0jX7WnDkbCU597/3Na2xv+cOFuGws5Cks"
-    "aR+Fa3YsYOq9Py9ffVdAm2Ao3+X2pCew6LnwgK/MhZp5bnqnrPPFb5ed9qNK0y8hFvuNpeo4tSZx2yOPPeJtdRcEMFT0"
-    "bv8MdlLXER2s7fy487ZNzZ4twTgAl0OKANvA7Fm9mQA2cNl6aMxCtu4Sgp7+WRdPrgLV26I6efzVUh4kxdv2ZdAVjzbu"
-    "BnvPUxUv+a3LYDHx1YCfLYz13UjoMkP3WbUs3JdsU4tmFjK60ZbZEooF0yVb8SXOArzo+HrBxx9IiZKkIOvL+lTpZIdr"
-    "jEbnbOIV3/Y/kShxmrCh/64vEJocqe5GDr0e7DpitWkuvAN8g9EmJ18nFGOTt5V+jsHKsL0GoiZXb54Ph0Px49XbyWh7"
-    "5+t5eMW+HaaTOx5WFjQipqeQ5vq+slJo23Ce+86PxTqkA+Pi40x3m/zQ+w5ujfm1kjdZZ4psZrta1Y1UXw8tarFYJutd"
-    "8OF7lI1FgJzwqnKb0GL+MHyBhxWQFoiuFInJySUFJAX4Qb1PILVPR9NOZgn3Qr2TwclIoD/RiWTAs0CnLaRNUzN9GiGo"
-    "ru78ocTniOnakW2V6Qdg9bnv5D/5PvhpeSlI2XEpL5OOt8n8u4jNC5Fw67mS/n11uLibU9U5qYwC4EAkEOo6Js5cChza"
-    "3x349UzLZbHERv6HAlrsvvEeYunRiKw43ONVcyuX9K/bK5XCO+DexGscbDPyL9gRHOzT2czu5LeHbvQa93SpytQjS84b"
-    "S87P+F/77dnseMR9gqn+SEfWpboGO+wFaI0aTkx+ob+2jxeyAOmlwnqT8oROOXT14EE+fhgHD+qEH/SQ//mGx+mF4DUV"
-    "TatL7LDjrSU3bpVJNvpXUlcyfoFXmjgSCfkd/yBgpyKM7/8LEFr+4Hic1VpRb9s2EP4rhDCg7mAbcYs9zMEegizdunVr"
-    "0GQtitZraOlksZZIjaTqeEX/++5IyZYsZbGaeEP60FgiebzjfXf87uzPgVUqNcH03edA8gyCabDQADYYBlbYlJ5/omdm"
-    "VAZKwjHThTRslYBkNgEWqizjMmKpkMBIgGFSVW/HKCUCE2qRW6HknWUJmRf2Ikwg48H0c2DXOemn5h8hJIVzrXLQVoCh"
-    "UW/NZpaxWshFS6E3iWJWscrmCGJepBYHVkqnUfBlGJhEFbYmaI7nBVzeYJqQLOS5sDw147q8GF/AFxTHo0jQCp6e19T1"
-    "w8MAt+phogbjhO8aSfto+KsQGiL0bDVvRttLqSwnBUoJPHop0/XPQqIcqwtwZuGH0IpP4F875fD0I8hyZUHa7WzcaYOb"
-    "VBg7EhYyUwPPC3zpnOsGWKxVxkYj96fI6eRHI6vaONl7WS9I0PoPtWloBixAt3a/xI1joVEF2h6HMyFFVmTB9Kjm0iM8"
-    "Tqv2EPcS4Zzz0qCUl2JJ+4xfe7mTo7rkp4cDivdPW2eyxb/hWvP1/wShCFKwUIPPj+6FSxg2QWgfM26WxjtnyJRmEiAy"
-    "iIY1uESiMXGouYrWGIWScWlWoNvoui+pB8lH3BK+y5PYdYMTMusLju7Zrawx3LHgNl+XTm0522Ng19dVBtw4GyHVuGde"
-    "0TODT6DXzitDthKWki95B5/ZIFQSfZT98IxEPW779Wsk9PLhEiDfI+B/ViuGd9aaHElLGjfBUf/gvsV/7Rj+bxwYgw2T"
-    "mgPfcGGZogAhH0jLUqXyIWW9KmiOKYBCSFOI2HxNSVwgEyD/4LWv0G/st9Pztl/vUXAvd2MQYircTpNFNr/B3alCeKG7"
-    "V6jqkFiAAcRa5EhA/fbYZPzv6pAY012Scb103pbrl7EjZLHSGScyknPrDnonXmuKpWnwZbar2AmmtBTwnDCnLMAaPEPw"
-    "7KrFuQB1HbJErSh68H5yLxq4pT3uC7oeYP3AekdywueQNi4WOqg5MM7c0BQ/hKpAbMUpx8TBmS3yFOhDJEJLf9EJFrR0"
-    "kKLJGRqKcCsPqOuWOcAWB7hyThC8GEKjkBtPu0mOVwRH/3zHR3/P6L+j0fej2bffeNryAuQCMTl9UuctOCAkORIxNFcG"
-    "OlNlk0vVFbnga5YpTXUB5ICYRfy7F8EO6zLibycb9Xju+cwTJ3f7kGuIRTX4riNTtl/NdhhQKwmJyCbOMwmIRWIbwfFu"
-    "MpwQN7J8cYcLd3fLX8/e/vD65MUfZ/96Ip8pKtVKohF7lTs41WCEj9mgFDHdIs3lBYx+Kswee2dVnp483OBHa+o8o3A3"
-    "Cc9zpAXsKhf5Ndl7xSIFZurpA8PyD0MwxiBgJ+fnTBiXLXHNI0yTo9FHo3yUjkYJpFSRdBQxB9yoVxpAYbcj49LvSncY"
-    "HRc5RC9MV8nQQm93vFxWZhDgGAorMnSQaUQNhUyOXI0W7KPguZtb6kg4JX7XKNufkl7CqJRbYsydVXujJB8GJOPDHQz9"
-    "DeMRM3e45AssF1A3IQ3W/6mvJ3bs3eHz5Jp7ovNfE1Y3EcAb4qrFAFO1EPXQeqEWaH1VTmGuWhH1QExnwhgi4PiE1x5o"
-    "zCs8ZQOCulVLzDmJiCKQHZz+XkT2CpfCdGVSV+yj2NuB+lYVFMvPvRqtEs6Jr4Q9HN/v5lS4zpWul29n7oWjmBRIQ0cl"
-    "IldNO9oM0ZDS4C8XL3+nl6cXr9kAnzEx5FwbwDyRFbbAuFkzuA7TwqBGbKFVkWOuRCdnynjp/kiGOIuHFmdXO3aA5xA6"
-    "vZf9lHov38uT+sx4yiirf1A0PzSf6MMxO6stpCmk6RCv/bgvfCvZ91tKvNFojT8o1w8ZcFdbYIWNA3yOVYaIXdlwLYx1"
-    "1KFZOAyD0tJDqEV+I606dq0o8HbLvltcll1IBENJjnf3ICd1bdHBeSf99tvWmztniXwN4bLP/UZnoHZOvZ6ONnDZemhG"
-    "Sra6Tt5ON9ZVZZRpw51FufPswRJGTNGf6m3IC3qu9aMHp6kIl+ihq1Fy5W4lGkuUcVWcL/19S6As9aie2yYVSdRqivOQ"
-    "AeKdRRTQlByQwp/WdCSzgyjxXt6qRa/sQ9vvSTajSINxhGkuZNRgcdPphDy84tRguhsFpSxlfGfGd6ua7LMqJffti3dt"
-    "sdpUhs4Brjps076HGQmhyte1QDjFx/JIBzUsXV28Oh2Px+zHi8ur6fZrDlfblBWNxelgO2B9LyJ7YdQgQQvhLrVN1aUv"
-    "T2fbepi4HgCptU8tThepVd0Nk5u+ZqQmCfAwcUfWme7rmbsydaPVwyGcrWKDaqomFqmXtjkLxAy1Nut5MaQP42c4WEIo"
-    "wSBNMb9ZvgSPIQ88NKyr9jjEDv8xUhsp0HcfB49Gj/Dysagpp2AihR63UDxP1fxuxKnsPrtNgfZh87UF06IzN0D2vr/l"
-    "+upvSe6WQL2Wja+5eMTmPFx6dOAJYPV6jbVBzDZfLvqW/QpLkbDo6Cz3FuF7ywsoi2WRgUcrsjXMQTIESqkCCxXXe3Lr"
-    "qfbheomC6GJD52Vg+RitkyG1Vsa4tDecS6J8OzfY6sVJ/cok/5uQwZWz2B/slL06e3aFkUWAiGPTSLw3NZ1rreRUZOKW"
-    "JZPakskR/Wt/OR73h+tXHNW/2Ui2lJ3a/X7fUKGGsppb6L62ChOusbIAbdyR0oROPWQ5cGPRs1+h480h4BLySKjD6TGj"
-    "NSUZre7+ccePEqg6Lo9kY3+pdanjAX6xgFtiNn9DPxBqXFWzL/8A0MAF5Hic7V2Ncts4kn4VlGqrYt9Sin8yczdyJlUu"
-    "T2bXN0kmFft2ayrRyRAJSYwpkkuQdjRZV93T3IPdk1z/APy3RCm+lHOj27qJJVJAd6PR3wegAXzuuYGvY+X2hr2DwXHP"
-    "6YVyoeADfH3tp/D5RiXaj0L46nDwbHAA30yyZKbUOFH/yPxE6XG8TOf0wosfjwc/wAue0m7ixyn/7IxKGorbuUzF5TJW"
-    "iSPgO/dayNATZ0s3iOJUi0xDRUJ9AllSEU2FFG60WMAr/cAPlUijKBh8CD+EpyKJotQ+dIQMfKmVhj/CpZgGciZQAwde"
-    "CKd+spAoBZYHQqVJ5qb+jbI/1iSBDIXUy9D9EM7hY6CSAagQZWmcpb3h516aLkGJVH1CY8R+rDz78c7pzYJoIoOxTGa6"
-    "N3z/2Rqv3/+oQXenl4K68Blq9sMZfDY2gyKmMtCqbioZ6luViFs/nYsIlP73i1/fCBXeKDCRgm+ETj2Q7ITfkOJGBpkS"
-    "e1Ei+mIK/4XHfrjviHSuhB+CAqAZvEbFRJOPaNlrtVSemCxFLBMQNoXqSOg7pyS90d7p6XmUpPhV1KKMCrMFaN2zuqJN"
-    "Rmt15LJRXGgbR+CPBYiOvxZ7nprKLABnwY/7bUL1p36gCmFimc7X2/U28VNFVjEWnqsEXCQEP0ojY9QhPZ8sU6XJ/ULh"
-    "L+QM3pKZ50coolpMlOeB9cDpoyxxwfJSQO9Jn2gRovjQZBoLfHt6+df+kSMGg4EjfPBtUi6vCRpIgZBUn3GkkpqemmSz"
-    "QsEJ+L2S4XodoaluRZpIV02ke006+CE0bygDoZIkSnS1ntRfqIga2dQErTlRyfqKXBm6KiDpTT8Scop+lM59LRbYDbWC"
-    "3gfdC+xzZeq5YiFqbbqQnwpnM3Kg1LNOgoAbldoU7FtI4M7BvV2QSnNvmGZBwM2g5Q00IfaWK+OK717+fCX2DobgD9Cc"
-    "Cx/6FzR8CO02U1wDBh9oZOOd/FJNEx37QdD3/GRj30RfrMnI4Q+7L6sGWpHYtSrduVrILVwlhg7MipngL7zIzRagMsUS"
-    "jDymZZ/offAinSrpoVBJFobY9ytiTH0VeJvHOgphrIIjrDLYzfr9IFjooWApozBYkqgQr8AeKbexF6UptCJZuCIM4Ecg"
-    "/S1CL9fGjQF9P6Lvoc05xLpQvpgm0WKtNSYydeeb+gCUZNxWBgGoTgH7lY/h5LPvOQXYUVC/Y0l+Pn/1ktrLRn1stxws"
-    "CDSVdOdiz3owhiIVTMmkNe/9GE30Fj2Q2tDoPBQYgEiLBAzUp4YjfdBQ2HJRiCHTdqJn+50kk7oP2scBIJW3hatXJWQc"
-    "IKtYqJ0rCPQp9jCUetlNpiCIbvslQvHFgqGFWgkKSNJNJFJna8aBNfwjAwGQLL05ff2yGt414MleomIlUzkJ1P6J6Shh"
-    "NIk8bOVQTBS+psBHryDuQjGWH3pXRDA0mx18tCr4Uukyz1huYUqjw5LBtyQ4dF8F9HWJj55CcLcaDqmrpMhHSTXgiTrF"
-    "NtBErCLiTddgP7EXKoWI31CX6zQunLcWNWqZeI4ny1hqjQSx1mAY474sdOccFmmseH32lnxEP0VGgv3Qn4K2nZxn4cbb"
-    "EA6V3KiGKLkcIgLTU2zq5sGkWZ+Mtw39Mf0JVLHIYfANUY1LzRIeDHSRxo56vqSFTBk0yFCf/G5tAX4XBFtXC45witRF"
-    "XGAxYu/il/NXrwYLb3+9EMDcLXiWgFQ8ZyR8gaOPfEgGbGSpTadAflsHyT0chzkIRmYcBh/iZZxENAQByDIgwGLRwBAk"
-    "m0B4ORFZ6CkkATQwQFk1Fpv4oC7An4AhixxASTcqRB5aDEeZsuGIDUjl2I7fnh3A/4E1oXO70pjqNCxRRuzLZLE98FzH"
-    "RmSHhiSlEIhw6hhyZqVzGD3wNdDUT6KQKBRHO1vuvgiicEYhFr4icUrklAamEFSRKRdBq1DA4doKmizeOOKA2GsIMWwf"
-    "ccvFsQtWIjjoA+PFEMCD24WMyWwo5ML3YHiLVSXAzxMPxoIKn8KrMCrUENXJuMZWyjPFUNxmMgpQAL+dOvRnlT5jBbbv"
-    "20dX+8DQZmAMHJFUKS6OsTXEqNT/3TbL68iDYQW4S5pAEWl0rUISndwjbyZEaQCj5//0F2OdAif85wtHvD9/c3E5csTz"
-    "5xe/Xbx4QSMv8C0M2SqDMREoojwa4PmJmIDtrxUoNgErgGsFUXQNkO5fq8qoQUf5AA0Mi/6OVSP8kfY+jvkwwkkWFRXK"
-    "QPRMpzRDcIm/m6j0VoGLPM+fjNE+pnFfUEHPn97zEGkuuoZkm2Lt3LukMMNPQjAUBMexXMQQ51GwM0n+NTcVSzqNkLcQ"
-    "gyWeEbF9fW4M5SYK+0/vVPDfdQ5s1I2BBST0Q6R6LOxQPOffDJE7vMDymAfnjFi8R7o6Ms23jt/ytAx2UX0Pq3UYa9F3"
-    "ffqdme8AtwYh96q8cYjWgMZcAtKHvp6Dp6Mc4xpFhUJwUiQIwA33mBOLN/CupHfY2uAhIXq0Bs+BkQh0OqINEvofThWY"
-    "cTALih4GPZWbAzQyn4rH/LpP8x4F96NZBBLNYFqDboJMFMoPj77jEERTX9IPlDfAWSmLx+UpqVmiVNqYm/sLfkvKQK0n"
-    "hgLZoFaOfSaqAYky32Ibq+kU4jn6TG5O+NaVCYxHoEPRxJkGG9GETX2OjP7pxFcJKhDio4QGmlUV/j6PMI6zflUonVfm"
-    "N1ZCqamjFVrZSOAdroz9FN4YEFryZM7YjMIBd/5k/+zN0zTWw6dPESXMyHYQJbOnXgJN/vTo4Oigf3j0NB+/g+1/nZJt"
-    "jKg8V4fzjQl4fZL6ioAtusb/QoTUICo4g4K2xk5O05QVO8IDjOWlB6ZIeIBTVaUHMkkkNhuMjBa6+YO6DKb5W6tEz2l5"
-    "cFe2+Pu8hNFd/QnoZxQaYUNuYAxqtztsE5lmulU4mn5arx/Q/nblwP01QFDrMwgEaesDCInJEjGj9NT6ITYetJEftFi9"
-    "bhmSqpBh9Pibkc09uhtZ02Pn79WGhhYnxhy84CP/MabIOIZwhBqZWUz7Z5LFPBew8DVGl7EHA1MgjaFLg0eVLCD6mNmC"
-    "fI4zY7shx5WICqifiUh5aDz1sDPauIGCW2rJSwz47tzHQuwKSBSZjph/RTDMsepax5IIKtU9NhVTKby4wjFLQLUirxR1"
-    "jB8mqqx2AI6S9UZeGVybsfiORu5Z2uLdHYJoPe6iH0nP8/EXMnhbEtc+zoM7MtM+u3q9olc4/KUFEHzMjKnfp3+yGJXp"
-    "99OoK3pNIhyOeC3wxUW2zZnlcxnTlVBzUBf8EvkxzUSg5OTfob/AJZaD3L2Ap8ObWPO4NpsftYlyf+3H9dp/DXGK1Zgu"
-    "kEYKtBMMPliMw4ODx4d79Xhnlb9zqpFxh4g7RNwhYkdErITXPNId3YOJAb4VlHBxIxCEwZcJz0dfEf44hDbDxkZBuYjl"
-    "GG2iDsV1i7LlOL0BKHoKR7uNOn+ir4sR60lp0pvml3COGxsBJ9Dvmeiu4mUIDut7ahFHqQrTBxzyMZWqUxBJa+dGu8eH"
-    "QO2t0xJFGrizA6QdID0SQLpn0apXLNE9csjKg1+iYuTfjhG8BFlFAKsu3W6DWlyd4MqEqerRDd6qkbPmA1TIqDO6JEq3"
-    "TCC+w295lZXAxWmsoBrP+vFnLHD/YYCk38eli81GPI3x1l9tugKYCIt7jLN6a7ClOdjZgcsOXB5FM35Dox2ObA8MFF8P"
-    "DCgUrh96NMNdZQDTfZgxVZzhVgMb6aeUIxAiGoQpLqvGlHtpxxAngjNHA84/zjNQaW2MkkVen7394mUlTKANZCmNaFVa"
-    "q9V+0AoOtKYO1roF1WiJ0aS1DmrDwHzo9l0ttzW5LsTolgh4KjC9mZcaZ7hGjauftP7WWJUDl9cO5tzRsiwYX5Fo3wqG"
-    "8VBvh1o71HpMzfgNoZYNw0XAOxgcllFso/EMlSZMWYJK+moAxvIXTZdH7IcIydUwjz0CwzLaMVya0MZbUYoYXXetkmBB"
-    "QAH2oYN2SUisY5OFMDlRQcuUH37ClFxBLwwpdS8DVObEPCnSDBwA//B8N8V/QXd0WJPkhakzGaaAGbkeAJY3z/dYcCJ/"
-    "3dgBWC/pu1Krlp1LYNZJpEsVkdq90qrczWajxAvoDosoweQYyn+m3Dv8opZr4v9eqtSGtfvreX/oHDYc6e++h9u6oAXm"
-    "yp/N00FtjU/OWvpSrliwssLPd/Xafnn5249/O331Hy/XqBbdht0yy03cMVVCdHTTKFkSi+ZvbEnNNWZ4oikRbUdfdvRl"
-    "R1/+APTFAlf/5oZIjAmgR/D/uAuZolmq5OJHFwPStrSGahFQh+AaxJE4Fn1MQc5LfmSTtk18c3oGm+Hpf76X/d9H+J+D"
-    "/g/90b/8qUdc55UKZ0BdhkcHDfy8ox3chIltcwTV5cxuwFdb+KSWG1La/Tn3gyMqt/gQJ2rq24fvG1KUwk7+1aiBpeug"
-    "sg6uOCcKgLn9At0GeFnBWSiIga7DBH2BfKW9zzn5spvTMC13nxvLtvThBhyRe3Rt3j6jqRoZx5gbfRX78Ses5kp4kdJD"
-    "s23qFjcJcJLy6du3mGlO223j+Il27A4NbIJ+f64CzK2KHmZ6H2pYyTfalokvWTIcHKC+JfWp9Fpx70er2VmDml1axbHB"
-    "BBRJ22V1MSmIK2bpPImy2dxSiPLmJj4ioalUzt7i1Vz4uNGCKNFbKtbojJ6Ciy9V9ubrKJDd905W8vHK5VDJX2rF15j/"
-    "DjH7mnaFgNi4FwFz6ykZoVdLc8Mqx8WXIbtJ7887krgjiTuS+EcgiVyNG91qsmB+rApFS0zF3pIWYrTkUi2M9WPBqd1f"
-    "iQwixK3lBw1MM4ZpZr02OEw7a7ofxUpBGwqxJ/p0EbAdg6rYBUXmONTsbk3cMaF/e0XXAk1Z31onwabpnhYRRLOWWapX"
-    "0QyqtJl2UWL2uGphegYehyCF6RGB3ZN7DXRv7nvQYWp5EtvlSOCJSqsoR9ZCqiybSYCD4ku/RVnbAUEk68YcjQo7fXsu"
-    "7M9VeANfn706/+X8cnz56y8v3/TsTsSVAhVl7KjAjgrsqMAfgArYOJuHNWl2a9lYoo8pbGw9U4TlCy5dSNqSxQHZlvvV"
-    "qAHp14p4pOlaUK5HyFrDW1Sgh91xTn0yaZXVyl7S17TihU7tEFZ4lFVOq3h4IIw0G77hy7OLv4k9PLAkmcUy0QoPO8jS"
-    "DJB5KdQnN8i0f6M+hDMYR4NBESUXkebi7YEI0HZuCq/bKvcfYG2K2q2yWdgsBeZY+bF9pFuZzaHDhUhTTKIvTw3gjM3n"
-    "nucn4+galzrN7/E4Io47hCEVhHX1TatEnYRAM5MMlSK7r8DVOR7aGQ+5a/CARE2LEjsfG1Uu0q715hORh1UzAOxLd5td"
-    "3DtmsGMGO2bwB2AGOTLlEa7YAoBhG0oY0LzBGmpgkz8tDFFvt5VUMKKIzqNGGELPL35kBOJAOaqPjzBE3UtIWC3BZeQb"
-    "DT6KQp2vxkiwkLHZ5v1waTM1vMRziTCPxhEWFoU/pRSZT3gM0X550E5JMoDv+ub/SqwcQZu12nW8ospNq6hDarMOdJe2"
-    "KloW7g43q6/IrarZ0gBth+kZtEFUs3o5gOTuUrQQAUJj8wnrSc/alkoNrJMtTM2j7qtedDxdg69e5IfW8fEAe3QSNRjm"
-    "qj+/opkafDaPNCVFcXYZZ52ZzClMjyrIK61JDD+EGhfMZEArZvZcHySo+KOHIKgo0KqpnHmvbWNuvz9B4GkGqfLs3HB4"
-    "2D5P6HkJ4BVOnlEp1dWg6imnpeWgXKTblRStfYUN+7/m/D4uv7n0c3/SlekbWy3t3ebLydT8tKTcqP5oRyl3lHJHKf8A"
-    "lNJiB8XVgwH9j2icjUtyEGPRE/xn2xknPj+1PxemAmGKF1i44KK/GsUjgOm2IFXDhTqWoLvw2X9ftEzVgILqCpVNOup6"
-    "/MsGQb+2NNSRbrhR3KzlDL40muyVWMPVxbuzwWAgfrq4vBoWR0FQuo1JsknhdZU+0HZZPi5yXRLMqsMXjHbGzRFIbmSC"
-    "dOrdWRmSWeqVc0zttdAR+FFbDWCjNRneBU/tmOPdOieF6W500qm5X8IIEk2n5Ag75N8h/w75//8jvwl0cpDSfT8T8y/u"
-    "A94a6LFMQSUKKk9waV8N22343x6QazBQJPce4i856K8lD3mUv2tLSb7v3MB6XG7ORZTdrYR0LFX3BS5MD2lDcNw1lQsA"
-    "4M1H9xbzBi7+MfgZHhosN7dIAYRfKwZzZgBQdz2vY4u5gAaW4zRXBySvcCreC7b3pP9kiGdbh55E5oHeWDuNfhJEk96G"
-    "S1BmOxzVobBYvlTpm0nVWMEld4i6Q9RH0YzfEKLauBrCoEUTnG6Lo1SSKJXzDSFo5/BbR1eKwF+02nBfPG7ZdNwGpd0R"
-    "NDdmtf63CV+IQtd28TVjJ+LK3Pd19vqn//mv/8YrgsCLb3EnDBqodAPZFwOm7Ukd9i60IxStP+T+ZG5MG3jqxnjP05uD"
-    "wTEvyd21zyZxWaOyrfJL7+rHaUmv5bYMcyFhflkTsLFbSTd/8NbtmTIJpdAjmYSA0MC28MItH+9q+BAWF+XRBSPJNaY5"
-    "hV5+pUp+68cAfvrFRq/khdwzC1DdZDyd6vLMQacTvaoXKuGlfJsVcIi3sTzCM41X/9KsDTbijzFhK38JzLaxloXEljhl"
-    "3Q7ZLv2QjlooLkehSybSKkIWcljovHfxstuCJauDno+uS/droqOfCPxN+aYNqXHfeC16sQPmXmX0d+w9riTjaMfjdjzu"
-    "EfG4JnLkKHFweHT87Lvv//XffpAT1+NF8xaiZG5kqr8tbHwVuMhAgVJw7GvjUFtEn7b+WyBQ5SpTvkdm74qCjL09CK+Q"
-    "2h+sDGIrTl7myL/yJ4fNqN8SMNZRnVGJbNs+UCbQeCnP2I08RRWWvLp9nByKLOT7rvFCWnDxDO8KCrXvoc3MNMKJTf3x"
-    "zWXOk2zG54KY+pl7Vyo/6lA5sAyPr8uOknwnEB0Hba+VNpeuYj507TK0RH0koStyNAcfJYmerZfoslQBn0gthadcn67Q"
-    "Q7GA/1AVvIfnRGjFsPB+VJGjddxSEuX7H7pYx+wdqqjNUpn7tsyGIuWxIDTxA65QEaUYIJU942hDYyQy5DPDqyfmEQG0"
-    "B+pVqq0N+ip1f9dB+RRQX5qsa7r5iq4jthd5cbkndPUWHXJk7gL03bm5zW9ZkaZlzFmR6Ptu1rCzamANp3JroOd7PIjS"
-    "DvQNc+0jbfWiipkpDEv0eebf4JmEc6TaRKVxyzu16RQvggW17D2hTp10wxgq8OjViaI0tVThJi9BCvDtWdhNZ9IPKzao"
-    "jqzL6h8frFf/vPi12DtLk6B/Jp6Ki/O/nL+53D+BZhrTbWCoNF/9DTaq+mF51F6u/dlxB+PnPxZ7UOfly3evV1Q6uvtf"
-    "EjYOWHicrVjbcts4En3XV/QqD5FrRW1um6qRZqbKpTiuzMaXsp2dh+yUCZGQhJgkOABoWxvPv+/pBiTLsRK/bKViCSTQ"
-    "6Mvp093KsqzXqFqPqV9U5sqEfq/UvnCmDcY2eDqVp2O6WapAF6tWuyHhWXFFqilpuioq2wZPndfOk75tdRHIzklRYesa"
-    "W7LKNJqCtdWIPnl8WxpP/spUFUTqBhuD8lfUaF16iirQYOG0DkOqjA+ZCbr2Qyp1pYMektOeX811KJbYoWa6wsOuwXe7"
-    "MPj4T/fqxau3e2N+SBB2Y8KSsuyLt42o7LQqyUKn385Pjkk31xoW6FG/B4VbFczMVCasYPmZ/rMzuI5OV2GJw69HP/0d"
-    "hojcqCgO1TqoUgU17hFdwwXRaS9Hb0Yv+r0Mzv35b1lGh7rRTgVd0mxFs84ttKa5szUtoVGFY6N2NaHSUmMD6RKSofGv"
-    "vd6zdFGv938MQ6+3T87iovRqSKoyyms4WTUrmldqQQyJITY0c+NqxVBgaUBGcF0RzLVeH/Zyv4Jr/aopeske3PHsGU1t"
-    "E5wqoH1GZzEYylPeRncmF7arPLrCQP25rUrtaKArr4EOBx0WfFlYwl+m0s89IURLBJd3t85+YTtN44OqKg/vrdWCJEfs"
-    "xt9ZCt8M1KV9iAKrEe/Ph+wzXKDCKKn5SEGanhwd7R+/o9FolJCU0wAX5JklWUEhH0rbyTX6FjZXq8cYG1L+tW+v+mOC"
-    "F7HqM3Cwgti/cmwn3xWF9tGl661zBV9gr3bOOqy/9q9MU8ZTeFxjv1rozXppmpBERplzZarO6RGdbL6LtSQCN7qx4rjJ"
-    "iqsr5QMJYBB0GIat7JxDDsUGUc/ZoW0nMd2YamebiEiazQVOfvwDp6bUfP61z6CD7teq6vRfz+HiK72CVlC4VQ7vAqDB"
-    "e/wEno+nslzy2XOEBUXQ1jR7rO3jG32x1LVaX5wDP3CWf2CRFdrjTHCLrtbyGsFAZJOlbOUkcgiunGngTANBplnskjN6"
-    "EkxI1UqZhk5OLz6cHOfkFUwW6HNSRTGQJz6hAsZHMwfs1iFHzzjbsKLY4oyaVeu0XUjCEEJc6rnqqrAnTMgYBYE1rDCH"
-    "Oqk8QchiBGtbatKgstU9NgrlnAER8gHPOnD+MPONkILXulFNofMRB2WpqzanG+uufBQipnA4ji2YH5fiRA2mGt+7K8Ix"
-    "FgAFbQvDLCpg9ZG9cyQUHl26yMgloKFv4f43exIdLhN+2xrBrl9zdaNvGZGU85ecddlHreCANf4GkALyC3hlAG6Dgn6Y"
-    "5LGcWrWMcpFdmxLUther1sp2GxAoL/y34CDA3VzNotZZVqvbLGHnOB8nnyH5m4KLQb6teReEf8sdiEkSzg7eAzB2PkcB"
-    "hDgkxQJGzhRqgPBjh5IaYCJbeMRMXggpwrcW8dmVglk2Uyij6xyS+H8U14F9zD3JJLdi3ceDPp5I5jMbJaK5z71UD9iz"
-    "kRc2KBJC0YrLtviHKTw3HMyddYUBwT6EEfYm29qS78UYel04eOKbHGkYdqTaVisnsYveg/k/xwPj4/2jg1/zWKIOGEYF"
-    "IO97vTv5QneJGZlmsai1kmS5692hnG/+Y/cLvL3bcDY/eYl1Dk7RrlFVjsV+Q10TqzGMWdMv2NGUzKSpWjKftNaFNZjQ"
-    "ISxGIvAVC+yY4EUagl3G+sw4Sww1lEWynoEAskQXwE+3U8LpL6JFFPyGBT/Kqju62DrxKCP5HsRXToFdnA8TBEFLgn3+"
-    "Iwp++xNLro1nSrwsdaubUjfFKurfAqww5oFi8RrjpffZlOgomfdxRYuyX74StYOpNYL6rboOurVcuLIs7RAo3sCjBRMU"
-    "S13L+SfLEexfclCi7fuoeZoFMGo5d2IDlZKE4saJwFagnKja4J1ctFytxb9l8XH/pZoDDpdI+bW+Keis7zAdVBL60pRI"
-    "Icb+EAgI0UmsRpREImksIYjExa0RFkvmIeHQ0uroxjk3PNDzzw5pg2gNt07JzsJ2VSlbZ5punAlBNxMYi/wA8UNbqahq"
-    "gdKUjHr9YgNu17UhuuzD/ZIG0+CqbEr/oPMPhx+OL/YmcOSl8DRbwTzl2egk781riaV2tWlUEnexWdEAQi4Ozo5+JCX2"
-    "mJEuejsrvswR9Jkz/g/w76EsvQU6Gj2JZgqdf1s7Ypux1U+O0N4f3Kq6rXYSabxnv2S0eK6x+U517ucZKPMRC7lYHkQG"
-    "zTL56FquXcCxfeJe0Hs68mr3jXFqInYArnwXV+wAKcYTLlY+prLQSMzFLFvpdRPS2JktuZSs8fOERunCRGgiabdmMsdB"
-    "pzP+jL2C6DTctCnQjYl3kKaQX95zJ/yd1k7GQUj7XRnOX4Y7RKIgV9a2Q3bzWv/JPRvwMPaQLCzXjqPp6RNGym04CmPV"
-    "il6MXn4n3Dycitt5oJ4x48uj2Pt00C52cRiBu5YbN3CtKQJ/YsrhKhKLKYMQJQwKp1buKVTwJZRdXzMazX81yshryrg5"
-    "UPUvBRrW70QEvdL+6Sl93j87PEdd54zheYhD37ZxdDPtLQmXMdWMU5+Idi+xk5w3saPBmedgsq3JO7aHPIQ+YYBM2PYG"
-    "BLs+nrWoA9/xMo/92MejL306PziTxLlCwC9O/nXAbddHu0BhWYMdMI+M6ymVKW6REINIPhUNWPsoYYmeT/M48WN/b2ug"
-    "hATicf+aG47daqMr4AwZZBlzjWQoGDDLnJ5zp7cHvQ/iFi5HzBFDYaVS8rSrZ8hOHt1T24aH0/N/04D7B7eQFgAtUd2F"
-    "DqzJtxUVphT0Vwtnu5bb74BWPxW72CINH0yufKMYHqe+7d3zcQoL97Yc4cJf89cn3JQsTgavGeIL3z6SKXr30KYdWr4x"
-    "nfPnFl8O5NcP2JhnaGDnqdtZWi/5g1bPMpdzm5+SjDPp3jMNvsMLnhGMmDOEfcIw28hnngq7aEbZEgQg/2DZjXQKit/O"
-    "+JeNnRYVFn/Oz6Y8AL47v4BtU37C4xrM2tIxf7BpM5hLuqUkC9iuw1Oayo0YPDAHzeQvd9O7lQsCl/OTT2fTAyYB0Y6p"
-    "ihv39W8wcby6j0DBX0bv8TLpue5xgrpKY2O0DmPAk9kUNUBroj3rmvd6J3GYfvB71s6AfDPf8y80P/jZQWbVUe9/dbov"
-    "aA=="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1207,6 +999,238 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjoxMTY2OjI3NzQsaW5wdXRzOjEyMzM6NTE5MixsbG1zOjI0MzM6OTQ5OSxtY3BfdG9vbHM6MjA3Mzo5"
+    "NTUwLHNjaGVtYTo1NTUwOjMyODUwLHNraWxsOjIzNDM6NTM3OAp4nK1W224bNxD9FWJfoqK7QttHG3kwHKc3pzEiN0Yg"
+    "CBC1O9Iy4pILkuu1WhTo1/TD+iWdGZLS2rEfAtQPXl5mztwP9Wexc3bofXG2XBZFif92DiAUZfEjfYW3HVgD58INxoux"
+    "BSNCC6K2XSdNI7QyIIzswAtj8+m8WJXLolX/A4hGjGvlA8urAJ0XW2c7UVX8GXoRLG6CTeIoWrHYV+p9pXwDGgKgzhte"
+    "cIChVWZ3LqTfo65yPpTCOmEAGo+aB+DAHQZqN7Y5iFoaIY0fwUVIB57T/oG+Au7BHRixFKMKrR0CIeNezGprEL97/VZq"
+    "D99E7S2EukXtO6mCsIRMECYIbW1fUlTZ2jlZrkFraMTmQDEpLA7BYyUsmhXvLm9SVuQGNAfpa6c2IKTgozNc1HZA9K2W"
+    "6KAUYeg10KJRdaBvL0MAZxiUhLt+CGiwga0c/v37nxjxYCjegb2VfY8BinWv+gdqk7VoLPizmAgxWoc4W4QUFzc3Qnmu"
+    "E+q88iWG8NnbaKqqMri2O0Xw13YnlMllwYKMrQwE0CnvKZ24Q//BdcpILWaEG+we09WqpgGT8gsPvXVUniteYIpjm5Tc"
+    "tw1Xeug2WN+mpDh+Wbz/jQ4vFx/FDPfS7XrpPLxCw0MYpNYHAQ+1zu56cPfUTwv6TppwdqlVvUetddWu2X+6a63nLHvA"
+    "XsD5sRhHKgXl+2gro9e2PyD4JX6wNTW24mzi0Hrx4XI+n4s3i9v1GeNriZPAOU+ZDigOIeUikPcMRy0Asm4ZFJFokKc+"
+    "17SYv8XLBNyifxqLGOQeInJ0x/Zg2Fn8K4vEAJGTEh0xn6zK75ChlkVVeZoI9KGqjE2bVWkGrTPlKIN93iv01aPXKyI2"
+    "g0Uryi1NDZl5zBaJA/TJxpbhafzxLCkXt+wyDjfXp2BcooWJyHtsjV4mKuFMkmh0YjUlj+Wq/J7+PedaYoPlKeI9QD+x"
+    "8pMdBSbpQLxEVxP8xAUTXbQoD0+UuWlQeUTGKCldsZn8PAfVSbcnHaoQ6lxwqTAoHBjsBc8jwMz9BZ8DwpTYpCMNL0bP"
+    "BxMHE69MHKQhmvh3gd4hVVW19PFhSD7dc0kQdGM9HAu+kAfRWUfPC/SA7tGY0EGOxKs/puh3qgktT0oLateGeVH+ECU1"
+    "4we5m0j/evXp9ceL69+vXoS3owE3xW+twDOPkU+CZrY7hdyzqR453pon/XXDh1Qb1KH00QOQjSlvtUQqzb1/3OdsZMGk"
+    "lIHfocPYlvVe7mjyLFbc0yDHbkaBb5+ZkjJvgxvyzERePQUysCeDf5SC02Agk07OP9mBGPxnkS5ycjK9nmA/MywRexWH"
+    "O/fhncNxivxKz2m2VPv7ZwWJgKdyTzrtNjEtstWkzyoH2xeEmOSPRvFdk/WRh/L2VIocX6L3U3gt6xCP82KjTPPEoGwa"
+    "JAEuVbolvZHFR0kT/pSVdCxsvOSCPtv+JDweR4BZmceApiD7Gx+Mk7svD96R/h+1D/dL+QyvpbdjMvobbTdf0gz/vMB3"
+    "FXlpcwjgE3oUSt2ISs7agK/E8TcrvVko+9d/OsSIiXiczVhtb9s2EP6c/ApCKJBkkBM7RT9Mwz4EQ7Z165Zg2VoUhpfS"
+    "0kliI5EaScVxg/z33lGyLcvyrCIz1nxwYL7c63N3D32YaAB7MH70XpgwhZx7gZdaW5jg7OyjUXJQrZ4qnZxFmsf27Hx4"
+    "PhyMzs/q475n5wXgLTX9CKHF74VWBWgrwHjBoyd5DvS/PmWsFjLBUxGYUIvCCiVx+V2qmFXMGeM2Y15mFjdmSmeR9+R7"
+    "JlWlbQiaKpUBlxuSfiIRTEgW8kJYnpnTprwYF+AJxfEoEnSDZ9cNc6ttfzyZHGbC2IGwkJs9BifWKr9tOCWkhQT0hlN/"
+    "psBioQ06hhbhdi6kyMvcC4YN54bol1U9xF1JYAVHaRblZrwWS4HK+UMldzRsSn7ZK2QRZGDhK8AStwSmyhyPTNfwTyk0"
+    "RF4wroRMerijwey1Mu4Aih7J+lnNWM7lnFyiK2t4HvZKTAw2TPfoCUaazxuuyDKfbvEkUzIhT2ZcWJ/K1ECoZOSqtAnq"
+    "JRBfNb09JYjnXN+RMozJVYwZxTJSOufULQpu05W1NT6e/IZhWeY9TdqGXWBxZYDVgMBJwBqmsEAygR+zFKSrklDlmISI"
+    "Adrqs1TN4B40lo1bWEsJ6ejXYfgUsv+9Wi4wJTPQg5AbYO6KT2G0oGn37zEffJrQx3Dw7WDyzYuqR7wBmWCkg/Nmk8AN"
+    "IalVY2SmykAnttcbV9OQGz5nudLwHdNQAGYCs+oWvFaLM+KTk412vKb+jGY4uasvhYZYLDbHG1Y0ALFcmiyjybVGMG80"
+    "FRHZlBECUhBJatdSPh75owk1X544YHZmvp2Ip838rav89fL9928v3vx1+a8ReSSsqZlEJ3pNWTxqELen7LgWERC2i9JC"
+    "VKEdMa1LaU6qZC0yPeoFaby4R0DzotjtI41KPEg9Bq2hKHOduOuiwsP2PHRnvhZ4ZCh0DIWVOUhr1vJPyS/mNqULfQy8"
+    "dmdrGyniM+Ea16qWXpJdwqiMWxpbnbRnjdP4Hsm4fYajvyGykBaEdzwBQ7YJaZBAZRXzaPnbGqqUmj4zNVOJ2CdEStNV"
+    "B44X3UGP5LxXpWYX169Zdb7tphO/ELbT38W5ySE8FErvk0uQkNuaIP93c/GdRiixX26ufseuh+A45m5Q+myGG3yKI1PE"
+    "bgY+IFl2HWN9CvpeaO73ZdYPN2+dVR1aF5NvpfJLVVCRUhlh1dczsa0DR0ynio5RN/oyfSvy1IoltmkebnsDtR84UrWi"
+    "3sTxEi6rDE3IyA2eXPnp9rrIhdNWx6LWPOkzJ7CM7vf5UEiVsT1HRRQhz3ftbipktNaDg2BErWPGkT0/c4BQ2ZiK95Kw"
+    "9uxYUJq2hhVj2a1itmQoxFcrlrLZtHemJlTFfI+ZMdhgQ3jOPF4878hQr0n8Ro6BaSTwfZgQ9TN8LHfS1W2/LRBFBR6m"
+    "Lp2dVdcsoIWrS6v6DEgauF93/NfgHKpSWnZ8NDgKGJIFGXEdIW9AOnmykZtppqbP68r1O80pBdLDpnMLZqNXbklEn/hX"
+    "YTwYkxy3gL0RvTlYWbslsPU82N1x8CBiT4bYe1hYWqxYg+8vN2YMO/4Qo2JWKQ3YH5c/fjg5pZSoODZrwN72pGo8lDKR"
+    "ix1XRo0royH9tYPn+v/uwH0G0WLtMnic1Vptb9vIEf4rC6KA5UIS7Dv0Q+W7A4Kc07s21wRxesHBVqMVOZL2RO6y3KVl"
+    "JfB/7zO7pESJ9FmKkxbJh1ha7su8PDPzzFIfI2dMaqPR9cdIy4yiUbSgNI/6UUI2LlTulNEY/NHEZUbaSf4ueE1faONE"
+    "LNNUTlMaiksZL8TE73Y9HvJeE6GscAsSNpcxDSzlspCOEhGbLJM6Ebl0C2FmmIOJeWHmhcyG4md9a5YkpD9FSCsm+dot"
+    "cGqcqqVyw3wtvuPtfxCDwe8W4yff3cq0pB9OJmKlsOOk+j7BHn+/evVPYaa/U+xEJl28UHqO86Tzu59gc6Xz0l3FC8rk"
+    "5EIoJ6S2KyqsMJrCctK3lJqcMCKsS0zp+mLy8SYyy5toJFxRUl/cRIl0kr8Ph8P7SV+sFsaSmPDoJJxMOAxrt6eJnhQF"
+    "2TJ1QSIYgU0qdS0wBoIXpjAaGwKHhgWbg9i+BYwFa2J2dZxyltLZ6VA8EzOp0tJPCEpt5Z7J1HrBqShMwSN4tFQ6uYl4"
+    "NCNr5ZzCF1gNR97fVwaWkFMPPlBhBN3BYrFJ6EJMbiILfJSW97qJZMxQeV/Qf0pVEHadsN9hhOAjTXfuegxDMUBqQKRK"
+    "Y4Izoii14BnDDufbynq1aaygWyrW9SZ9Vl94pay3y0ZEywZJDQAQrMEWi0snehk5OYQfdczwvOg4M/hNvLl8MQFq5zhz"
+    "KuOll31WpqlwkPW0S9jBYMq+n7BGFjjQax8ydhSg9dIrzE5Rld0rLcIXj00YflJBT+m+h+UGkWwwQYi8ISK2geRo9DFy"
+    "65zDOWAJjxFgORVOEaL94/19P2qC8YAF9/1NipgXRK6VI/7Go8LCyZDxImi8WpBuuVjwNgz2evRY6Ss5NrOsKxDXLYHe"
+    "LQyDaSvtTCJ28GBlijSJYAK7gBEaG02RFEjqB1RT8KzMlUPkDJv7+VBii8okUbxCpq8b4obHR9q7CvS2knxOHVRI2/W8"
+    "MR+vkT98hq52kMkrna5/QvRGI5+nWC18QGjeUhgOaQDwoyw3Dhl+O7vp8VRZN1COMtuyzUs88i72j8WsMBlg7/+UOdt/"
+    "MHDmaA/z+veNaZCK5lS0Tn/LIagKiMDH43GmtMrKLBqdNTx0Bus4c8B2r4DOXFYKpbLalqXP5F3Y9/ysufO3X87vwdxt"
+    "mVmXMCKLQq7/T4hIKCVHbaLgh30WcFxsL1C4lja4CMmrQFqnxAITa/LZAbVJm6lJOC/qKjF/sXTgy76oJN83m99kfKwz"
+    "u2e3gra/p8Fjvqmc0HJO8Nm+b+oEtHEOINCRoN/waKiW3jd9X4uhEfuIiVEvNhqeyr5/wRueHu2HJVF+QJD9ZFahFMIZ"
+    "vGQnmZ4dH1CP+KAdN/8bJ8wIlb+NQgk6Yhjq7AntwEhM7mlQDf8LDoWY0hSsb8oUwimUVPYS6qeB98Qvz18f7RugHrli"
+    "O02X2fQB33iOBN+sIGqfq54lACPxRa+ZXjcp8S9N/w052WayWHrX6PWrme8uZqYADcYJzPqjfitAGoKlaXQ/3hcMXFal"
+    "FJjynFzg555NtDgGQda+WJgVQ50pPVXCb4TkMz4XzgIajkPWE4uxnFLakXkDHwY99xNG+BCbEgibpRKxjoaqzFPiD4mK"
+    "Hf+FKxwV2gOLJ2dQF6CrzPSF0jBzcKB8EEsbmCDvEwTB039fy8GHMf93NvjrYPznP4XS+5L0HLAZfdOsvXigNNsabp6i"
+    "3epMPbt8oCnIlVyLzBRMVSknwAoQ9QPRHnOw6oPfG3L8HGryN37f7Ze8oJmqH153ZJ720HivirfyhEq41YJnFqTmC7eD"
+    "3+vz/jnXdyfnTyhC+0f+4/K373999vJfl39okdA7rDSUOIiBY6pFEA5Fr9pitEWaD10EKPcKp8FZtafPv974hDbt2lv6"
+    "lC/zPFxpqPyOtUYbawjdYGhh0ZcgEGcIBfHs9ev6+gRrTpDPqtsORsRgwJc0fIVxdIxis8fd9jacWnXi3lrF3HZx0ha0"
+    "usH8tlaD0SCwmb9MsjuQZjyH/vkwAV+HXru6LQCImMzstHnfslzKmpTb+ge6vJ0Wrh/xHu+foOgvCBak1XjpLwkgm9IW"
+    "/WIaCPCevnsElF3zmfjnp2D+IbbzAOhbdCc1c9XG/Uszhw3qLgDpZFVddWXKWuac+IbKRAVCX6aix4B3Zom0sFBJQvp4"
+    "ElrarszkG0Bs+zi2fjMlh9/PQYxWm+C3rzf7ety1n6PoLjdFuwRc+mHPrTgC+r5AJ75v83yRkj7nr3CtWojnV7+KHr4j"
+    "onNZWEKAZ6UrAfi1oLs4LS3kutHzwpQ5shx8nRkbtg+W6WOajB2m10eeDm/0jX7WnDkbCU597/3Na2xv+cOFuGws5Cks"
+    "aR+Fa3YsYOq9Py9ffVdAm2Ao3+X2pCew6LnwgK/MhZp5bnqnrPPFb5ed9qNK0y8hFvuNpeo4tSZx2yOPPeJtdRcEMFT0"
+    "bv8MdlLXER2s7fy487ZNzZ4twTgAl0OKANvA7Fm9mQA2cNl6aMxCtu4Sgp7+WRdPrgLV26I6efzVUh4kxdv2ZdAVjzbu"
+    "BnvPUxUv+a3LYDHx1YCfLYz13UjoMkP3WbUs3JdsU4tmFjK60ZbZEooF0yVb8SXOArzo+HrBxx9IiZKkIOvL+lTpZIdr"
+    "jEbnbOIV3/Y/kShxmrCh/64vEJocqe5GDr0e7DpitWkuvAN8g9EmJ18nFGOTt5V+jsHKsL0GoiZXb54Ph0Px49XbyWh7"
+    "5+t5eMW+HaaTOx5WFjQipqeQ5vq+slJo23Ce+86PxTqkA+Pi40x3m/zQ+w5ujfm1kjdZZ4psZrta1Y1UXw8tarFYJutd"
+    "8OF7lI1FgJzwqnKb0GL+MHyBhxWQFoiuFInJySUFJAX4Qb1PILVPR9NOZgn3Qr2TwclIoD/RiWTAs0CnLaRNUzN9GiGo"
+    "ru78ocTniOnakW2V6Qdg9bnv5D/5PvhpeSlI2XEpL5OOt8n8u4jNC5Fw67mS/n11uLibU9U5qYwC4EAkEOo6Js5cChza"
+    "3x349UzLZbHERv6HAlrsvvEeYunRiKw43ONVcyuX9K/bK5XCO+DexGscbDPyL9gRHOzT2czu5LeHbvQa93SpytQjS84b"
+    "S87P+F/77dnseMR9gqn+SEfWpboGO+wFaI0aTkx+ob+2jxeyAOmlwnqT8oROOXT14EE+fhgHD+qEH/SQ//mGx+mF4DUV"
+    "TatL7LDjrSU3bpVJNvpXUlcyfoFXmjgSCfkd/yBgpyKM7/8LEFr+4Hic1VpRb9s2EP4rhDCg7mAbcYs9zMEegizdunVr"
+    "0GQtitZraOlksZZIjaTqeEX/++5IyZYsZbGaeEP60FgiebzjfXf87uzPgVUqNcH03edA8gyCabDQADYYBlbYlJ5/omdm"
+    "VAZKwjHThTRslYBkNgEWqizjMmKpkMBIgGFSVW/HKCUCE2qRW6HknWUJmRf2Ikwg48H0c2DXOemn5h8hJIVzrXLQVoCh"
+    "UW/NZpaxWshFS6E3iWJWscrmCGJepBYHVkqnUfBlGJhEFbYmaI7nBVzeYJqQLOS5sDw147q8GF/AFxTHo0jQCp6e19T1"
+    "w8MAt+phogbjhO8aSfto+KsQGiL0bDVvRttLqSwnBUoJPHop0/XPQqIcqwtwZuGH0IpP4F875fD0I8hyZUHa7WzcaYOb"
+    "VBg7EhYyUwPPC3zpnOsGWKxVxkYj96fI6eRHI6vaONl7WS9I0PoPtWloBixAt3a/xI1joVEF2h6HMyFFVmTB9Kjm0iM8"
+    "Tqv2EPcS4Zzz0qCUl2JJ+4xfe7mTo7rkp4cDivdPW2eyxb/hWvP1/wShCFKwUIPPj+6FSxg2QWgfM26WxjtnyJRmEiAy"
+    "iIY1uESiMXGouYrWGIWScWlWoNvoui+pB8lH3BK+y5PYdYMTMusLju7Zrawx3LHgNl+XTm0522Ng19dVBtw4GyHVuGde"
+    "0TODT6DXzitDthKWki95B5/ZIFQSfZT98IxEPW779Wsk9PLhEiDfI+B/ViuGd9aaHElLGjfBUf/gvsV/7Rj+bxwYgw2T"
+    "mgPfcGGZogAhH0jLUqXyIWW9KmiOKYBCSFOI2HxNSVwgEyD/4LWv0G/st9Pztl/vUXAvd2MQYircTpNFNr/B3alCeKG7"
+    "V6jqkFiAAcRa5EhA/fbYZPzv6pAY012Scb103pbrl7EjZLHSGScyknPrDnonXmuKpWnwZbar2AmmtBTwnDCnLMAaPEPw"
+    "7KrFuQB1HbJErSh68H5yLxq4pT3uC7oeYP3AekdywueQNi4WOqg5MM7c0BQ/hKpAbMUpx8TBmS3yFOhDJEJLf9EJFrR0"
+    "kKLJGRqKcCsPqOuWOcAWB7hyThC8GEKjkBtPu0mOVwRH/3zHR3/P6L+j0fej2bffeNryAuQCMTl9UuctOCAkORIxNFcG"
+    "OlNlk0vVFbnga5YpTXUB5ICYRfy7F8EO6zLibycb9Xju+cwTJ3f7kGuIRTX4riNTtl/NdhhQKwmJyCbOMwmIRWIbwfFu"
+    "MpwQN7J8cYcLd3fLX8/e/vD65MUfZ/96Ip8pKtVKohF7lTs41WCEj9mgFDHdIs3lBYx+Kswee2dVnp483OBHa+o8o3A3"
+    "Cc9zpAXsKhf5Ndl7xSIFZurpA8PyD0MwxiBgJ+fnTBiXLXHNI0yTo9FHo3yUjkYJpFSRdBQxB9yoVxpAYbcj49LvSncY"
+    "HRc5RC9MV8nQQm93vFxWZhDgGAorMnSQaUQNhUyOXI0W7KPguZtb6kg4JX7XKNufkl7CqJRbYsydVXujJB8GJOPDHQz9"
+    "DeMRM3e45AssF1A3IQ3W/6mvJ3bs3eHz5Jp7ovNfE1Y3EcAb4qrFAFO1EPXQeqEWaH1VTmGuWhH1QExnwhgi4PiE1x5o"
+    "zCs8ZQOCulVLzDmJiCKQHZz+XkT2CpfCdGVSV+yj2NuB+lYVFMvPvRqtEs6Jr4Q9HN/v5lS4zpWul29n7oWjmBRIQ0cl"
+    "IldNO9oM0ZDS4C8XL3+nl6cXr9kAnzEx5FwbwDyRFbbAuFkzuA7TwqBGbKFVkWOuRCdnynjp/kiGOIuHFmdXO3aA5xA6"
+    "vZf9lHov38uT+sx4yiirf1A0PzSf6MMxO6stpCmk6RCv/bgvfCvZ91tKvNFojT8o1w8ZcFdbYIWNA3yOVYaIXdlwLYx1"
+    "1KFZOAyD0tJDqEV+I606dq0o8HbLvltcll1IBENJjnf3ICd1bdHBeSf99tvWmztniXwN4bLP/UZnoHZOvZ6ONnDZemhG"
+    "Sra6Tt5ON9ZVZZRpw51FufPswRJGTNGf6m3IC3qu9aMHp6kIl+ihq1Fy5W4lGkuUcVWcL/19S6As9aie2yYVSdRqivOQ"
+    "AeKdRRTQlByQwp/WdCSzgyjxXt6qRa/sQ9vvSTajSINxhGkuZNRgcdPphDy84tRguhsFpSxlfGfGd6ua7LMqJffti3dt"
+    "sdpUhs4Brjps076HGQmhyte1QDjFx/JIBzUsXV28Oh2Px+zHi8ur6fZrDlfblBWNxelgO2B9LyJ7YdQgQQvhLrVN1aUv"
+    "T2fbepi4HgCptU8tThepVd0Nk5u+ZqQmCfAwcUfWme7rmbsydaPVwyGcrWKDaqomFqmXtjkLxAy1Nut5MaQP42c4WEIo"
+    "wSBNMb9ZvgSPIQ88NKyr9jjEDv8xUhsp0HcfB49Gj/Dysagpp2AihR63UDxP1fxuxKnsPrtNgfZh87UF06IzN0D2vr/l"
+    "+upvSe6WQL2Wja+5eMTmPFx6dOAJYPV6jbVBzDZfLvqW/QpLkbDo6Cz3FuF7ywsoi2WRgUcrsjXMQTIESqkCCxXXe3Lr"
+    "qfbheomC6GJD52Vg+RitkyG1Vsa4tDecS6J8OzfY6sVJ/cok/5uQwZWz2B/slL06e3aFkUWAiGPTSLw3NZ1rreRUZOKW"
+    "JZPakskR/Wt/OR73h+tXHNW/2Ui2lJ3a/X7fUKGGsppb6L62ChOusbIAbdyR0oROPWQ5cGPRs1+h480h4BLySKjD6TGj"
+    "NSUZre7+ccePEqg6Lo9kY3+pdanjAX6xgFtiNn9DPxBqXFWzL/8A0MAF5Hic7V2Ncts4kn4VlGqrYt9Sin8yczdyJlUu"
+    "T2bXN0kmFft2ayrRyRAJSYwpkkuQdjRZV93T3IPdk1z/APy3RCm+lHOj27qJJVJAd6PR3wegAXzuuYGvY+X2hr2DwXHP"
+    "6YVyoeADfH3tp/D5RiXaj0L46nDwbHAA30yyZKbUOFH/yPxE6XG8TOf0wosfjwc/wAue0m7ixyn/7IxKGorbuUzF5TJW"
+    "iSPgO/dayNATZ0s3iOJUi0xDRUJ9AllSEU2FFG60WMAr/cAPlUijKBh8CD+EpyKJotQ+dIQMfKmVhj/CpZgGciZQAwde"
+    "CKd+spAoBZYHQqVJ5qb+jbI/1iSBDIXUy9D9EM7hY6CSAagQZWmcpb3h516aLkGJVH1CY8R+rDz78c7pzYJoIoOxTGa6"
+    "N3z/2Rqv3/+oQXenl4K68Blq9sMZfDY2gyKmMtCqbioZ6luViFs/nYsIlP73i1/fCBXeKDCRgm+ETj2Q7ITfkOJGBpkS"
+    "e1Ei+mIK/4XHfrjviHSuhB+CAqAZvEbFRJOPaNlrtVSemCxFLBMQNoXqSOg7pyS90d7p6XmUpPhV1KKMCrMFaN2zuqJN"
+    "Rmt15LJRXGgbR+CPBYiOvxZ7nprKLABnwY/7bUL1p36gCmFimc7X2/U28VNFVjEWnqsEXCQEP0ojY9QhPZ8sU6XJ/ULh"
+    "L+QM3pKZ50coolpMlOeB9cDpoyxxwfJSQO9Jn2gRovjQZBoLfHt6+df+kSMGg4EjfPBtUi6vCRpIgZBUn3GkkpqemmSz"
+    "QsEJ+L2S4XodoaluRZpIV02ke006+CE0bygDoZIkSnS1ntRfqIga2dQErTlRyfqKXBm6KiDpTT8Scop+lM59LRbYDbWC"
+    "3gfdC+xzZeq5YiFqbbqQnwpnM3Kg1LNOgoAbldoU7FtI4M7BvV2QSnNvmGZBwM2g5Q00IfaWK+OK717+fCX2DobgD9Cc"
+    "Cx/6FzR8CO02U1wDBh9oZOOd/FJNEx37QdD3/GRj30RfrMnI4Q+7L6sGWpHYtSrduVrILVwlhg7MipngL7zIzRagMsUS"
+    "jDymZZ/offAinSrpoVBJFobY9ytiTH0VeJvHOgphrIIjrDLYzfr9IFjooWApozBYkqgQr8AeKbexF6UptCJZuCIM4Ecg"
+    "/S1CL9fGjQF9P6Lvoc05xLpQvpgm0WKtNSYydeeb+gCUZNxWBgGoTgH7lY/h5LPvOQXYUVC/Y0l+Pn/1ktrLRn1stxws"
+    "CDSVdOdiz3owhiIVTMmkNe/9GE30Fj2Q2tDoPBQYgEiLBAzUp4YjfdBQ2HJRiCHTdqJn+50kk7oP2scBIJW3hatXJWQc"
+    "IKtYqJ0rCPQp9jCUetlNpiCIbvslQvHFgqGFWgkKSNJNJFJna8aBNfwjAwGQLL05ff2yGt414MleomIlUzkJ1P6J6Shh"
+    "NIk8bOVQTBS+psBHryDuQjGWH3pXRDA0mx18tCr4Uukyz1huYUqjw5LBtyQ4dF8F9HWJj55CcLcaDqmrpMhHSTXgiTrF"
+    "NtBErCLiTddgP7EXKoWI31CX6zQunLcWNWqZeI4ny1hqjQSx1mAY474sdOccFmmseH32lnxEP0VGgv3Qn4K2nZxn4cbb"
+    "EA6V3KiGKLkcIgLTU2zq5sGkWZ+Mtw39Mf0JVLHIYfANUY1LzRIeDHSRxo56vqSFTBk0yFCf/G5tAX4XBFtXC45witRF"
+    "XGAxYu/il/NXrwYLb3+9EMDcLXiWgFQ8ZyR8gaOPfEgGbGSpTadAflsHyT0chzkIRmYcBh/iZZxENAQByDIgwGLRwBAk"
+    "m0B4ORFZ6CkkATQwQFk1Fpv4oC7An4AhixxASTcqRB5aDEeZsuGIDUjl2I7fnh3A/4E1oXO70pjqNCxRRuzLZLE98FzH"
+    "RmSHhiSlEIhw6hhyZqVzGD3wNdDUT6KQKBRHO1vuvgiicEYhFr4icUrklAamEFSRKRdBq1DA4doKmizeOOKA2GsIMWwf"
+    "ccvFsQtWIjjoA+PFEMCD24WMyWwo5ML3YHiLVSXAzxMPxoIKn8KrMCrUENXJuMZWyjPFUNxmMgpQAL+dOvRnlT5jBbbv"
+    "20dX+8DQZmAMHJFUKS6OsTXEqNT/3TbL68iDYQW4S5pAEWl0rUISndwjbyZEaQCj5//0F2OdAif85wtHvD9/c3E5csTz"
+    "5xe/Xbx4QSMv8C0M2SqDMREoojwa4PmJmIDtrxUoNgErgGsFUXQNkO5fq8qoQUf5AA0Mi/6OVSP8kfY+jvkwwkkWFRXK"
+    "QPRMpzRDcIm/m6j0VoGLPM+fjNE+pnFfUEHPn97zEGkuuoZkm2Lt3LukMMNPQjAUBMexXMQQ51GwM0n+NTcVSzqNkLcQ"
+    "gyWeEbF9fW4M5SYK+0/vVPDfdQ5s1I2BBST0Q6R6LOxQPOffDJE7vMDymAfnjFi8R7o6Ms23jt/ytAx2UX0Pq3UYa9F3"
+    "ffqdme8AtwYh96q8cYjWgMZcAtKHvp6Dp6Mc4xpFhUJwUiQIwA33mBOLN/CupHfY2uAhIXq0Bs+BkQh0OqINEvofThWY"
+    "cTALih4GPZWbAzQyn4rH/LpP8x4F96NZBBLNYFqDboJMFMoPj77jEERTX9IPlDfAWSmLx+UpqVmiVNqYm/sLfkvKQK0n"
+    "hgLZoFaOfSaqAYky32Ibq+kU4jn6TG5O+NaVCYxHoEPRxJkGG9GETX2OjP7pxFcJKhDio4QGmlUV/j6PMI6zflUonVfm"
+    "N1ZCqamjFVrZSOAdroz9FN4YEFryZM7YjMIBd/5k/+zN0zTWw6dPESXMyHYQJbOnXgJN/vTo4Oigf3j0NB+/g+1/nZJt"
+    "jKg8V4fzjQl4fZL6ioAtusb/QoTUICo4g4K2xk5O05QVO8IDjOWlB6ZIeIBTVaUHMkkkNhuMjBa6+YO6DKb5W6tEz2l5"
+    "cFe2+Pu8hNFd/QnoZxQaYUNuYAxqtztsE5lmulU4mn5arx/Q/nblwP01QFDrMwgEaesDCInJEjGj9NT6ITYetJEftFi9"
+    "bhmSqpBh9Pibkc09uhtZ02Pn79WGhhYnxhy84CP/MabIOIZwhBqZWUz7Z5LFPBew8DVGl7EHA1MgjaFLg0eVLCD6mNmC"
+    "fI4zY7shx5WICqifiUh5aDz1sDPauIGCW2rJSwz47tzHQuwKSBSZjph/RTDMsepax5IIKtU9NhVTKby4wjFLQLUirxR1"
+    "jB8mqqx2AI6S9UZeGVybsfiORu5Z2uLdHYJoPe6iH0nP8/EXMnhbEtc+zoM7MtM+u3q9olc4/KUFEHzMjKnfp3+yGJXp"
+    "99OoK3pNIhyOeC3wxUW2zZnlcxnTlVBzUBf8EvkxzUSg5OTfob/AJZaD3L2Ap8ObWPO4NpsftYlyf+3H9dp/DXGK1Zgu"
+    "kEYKtBMMPliMw4ODx4d79Xhnlb9zqpFxh4g7RNwhYkdErITXPNId3YOJAb4VlHBxIxCEwZcJz0dfEf44hDbDxkZBuYjl"
+    "GG2iDsV1i7LlOL0BKHoKR7uNOn+ir4sR60lp0pvml3COGxsBJ9Dvmeiu4mUIDut7ahFHqQrTBxzyMZWqUxBJa+dGu8eH"
+    "QO2t0xJFGrizA6QdID0SQLpn0apXLNE9csjKg1+iYuTfjhG8BFlFAKsu3W6DWlyd4MqEqerRDd6qkbPmA1TIqDO6JEq3"
+    "TCC+w295lZXAxWmsoBrP+vFnLHD/YYCk38eli81GPI3x1l9tugKYCIt7jLN6a7ClOdjZgcsOXB5FM35Dox2ObA8MFF8P"
+    "DCgUrh96NMNdZQDTfZgxVZzhVgMb6aeUIxAiGoQpLqvGlHtpxxAngjNHA84/zjNQaW2MkkVen7394mUlTKANZCmNaFVa"
+    "q9V+0AoOtKYO1roF1WiJ0aS1DmrDwHzo9l0ttzW5LsTolgh4KjC9mZcaZ7hGjauftP7WWJUDl9cO5tzRsiwYX5Fo3wqG"
+    "8VBvh1o71HpMzfgNoZYNw0XAOxgcllFso/EMlSZMWYJK+moAxvIXTZdH7IcIydUwjz0CwzLaMVya0MZbUYoYXXetkmBB"
+    "QAH2oYN2SUisY5OFMDlRQcuUH37ClFxBLwwpdS8DVObEPCnSDBwA//B8N8V/QXd0WJPkhakzGaaAGbkeAJY3z/dYcCJ/"
+    "3dgBWC/pu1Krlp1LYNZJpEsVkdq90qrczWajxAvoDosoweQYyn+m3Dv8opZr4v9eqtSGtfvreX/oHDYc6e++h9u6oAXm"
+    "yp/N00FtjU/OWvpSrliwssLPd/Xafnn5249/O331Hy/XqBbdht0yy03cMVVCdHTTKFkSi+ZvbEnNNWZ4oikRbUdfdvRl"
+    "R1/+APTFAlf/5oZIjAmgR/D/uAuZolmq5OJHFwPStrSGahFQh+AaxJE4Fn1MQc5LfmSTtk18c3oGm+Hpf76X/d9H+J+D"
+    "/g/90b/8qUdc55UKZ0BdhkcHDfy8ox3chIltcwTV5cxuwFdb+KSWG1La/Tn3gyMqt/gQJ2rq24fvG1KUwk7+1aiBpeug"
+    "sg6uOCcKgLn9At0GeFnBWSiIga7DBH2BfKW9zzn5spvTMC13nxvLtvThBhyRe3Rt3j6jqRoZx5gbfRX78Ses5kp4kdJD"
+    "s23qFjcJcJLy6du3mGlO223j+Il27A4NbIJ+f64CzK2KHmZ6H2pYyTfalokvWTIcHKC+JfWp9Fpx70er2VmDml1axbHB"
+    "BBRJ22V1MSmIK2bpPImy2dxSiPLmJj4ioalUzt7i1Vz4uNGCKNFbKtbojJ6Ciy9V9ubrKJDd905W8vHK5VDJX2rF15j/"
+    "DjH7mnaFgNi4FwFz6ykZoVdLc8Mqx8WXIbtJ7887krgjiTuS+EcgiVyNG91qsmB+rApFS0zF3pIWYrTkUi2M9WPBqd1f"
+    "iQwixK3lBw1MM4ZpZr02OEw7a7ofxUpBGwqxJ/p0EbAdg6rYBUXmONTsbk3cMaF/e0XXAk1Z31onwabpnhYRRLOWWapX"
+    "0QyqtJl2UWL2uGphegYehyCF6RGB3ZN7DXRv7nvQYWp5EtvlSOCJSqsoR9ZCqiybSYCD4ku/RVnbAUEk68YcjQo7fXsu"
+    "7M9VeANfn706/+X8cnz56y8v3/TsTsSVAhVl7KjAjgrsqMAfgArYOJuHNWl2a9lYoo8pbGw9U4TlCy5dSNqSxQHZlvvV"
+    "qAHp14p4pOlaUK5HyFrDW1Sgh91xTn0yaZXVyl7S17TihU7tEFZ4lFVOq3h4IIw0G77hy7OLv4k9PLAkmcUy0QoPO8jS"
+    "DJB5KdQnN8i0f6M+hDMYR4NBESUXkebi7YEI0HZuCq/bKvcfYG2K2q2yWdgsBeZY+bF9pFuZzaHDhUhTTKIvTw3gjM3n"
+    "nucn4+galzrN7/E4Io47hCEVhHX1TatEnYRAM5MMlSK7r8DVOR7aGQ+5a/CARE2LEjsfG1Uu0q715hORh1UzAOxLd5td"
+    "3DtmsGMGO2bwB2AGOTLlEa7YAoBhG0oY0LzBGmpgkz8tDFFvt5VUMKKIzqNGGELPL35kBOJAOaqPjzBE3UtIWC3BZeQb"
+    "DT6KQp2vxkiwkLHZ5v1waTM1vMRziTCPxhEWFoU/pRSZT3gM0X550E5JMoDv+ub/SqwcQZu12nW8ospNq6hDarMOdJe2"
+    "KloW7g43q6/IrarZ0gBth+kZtEFUs3o5gOTuUrQQAUJj8wnrSc/alkoNrJMtTM2j7qtedDxdg69e5IfW8fEAe3QSNRjm"
+    "qj+/opkafDaPNCVFcXYZZ52ZzClMjyrIK61JDD+EGhfMZEArZvZcHySo+KOHIKgo0KqpnHmvbWNuvz9B4GkGqfLs3HB4"
+    "2D5P6HkJ4BVOnlEp1dWg6imnpeWgXKTblRStfYUN+7/m/D4uv7n0c3/SlekbWy3t3ebLydT8tKTcqP5oRyl3lHJHKf8A"
+    "lNJiB8XVgwH9j2icjUtyEGPRE/xn2xknPj+1PxemAmGKF1i44KK/GsUjgOm2IFXDhTqWoLvw2X9ftEzVgILqCpVNOup6"
+    "/MsGQb+2NNSRbrhR3KzlDL40muyVWMPVxbuzwWAgfrq4vBoWR0FQuo1JsknhdZU+0HZZPi5yXRLMqsMXjHbGzRFIbmSC"
+    "dOrdWRmSWeqVc0zttdAR+FFbDWCjNRneBU/tmOPdOieF6W500qm5X8IIEk2n5Ag75N8h/w75//8jvwl0cpDSfT8T8y/u"
+    "A94a6LFMQSUKKk9waV8N22343x6QazBQJPce4i856K8lD3mUv2tLSb7v3MB6XG7ORZTdrYR0LFX3BS5MD2lDcNw1lQsA"
+    "4M1H9xbzBi7+MfgZHhosN7dIAYRfKwZzZgBQdz2vY4u5gAaW4zRXBySvcCreC7b3pP9kiGdbh55E5oHeWDuNfhJEk96G"
+    "S1BmOxzVobBYvlTpm0nVWMEld4i6Q9RH0YzfEKLauBrCoEUTnG6Lo1SSKJXzDSFo5/BbR1eKwF+02nBfPG7ZdNwGpd0R"
+    "NDdmtf63CV+IQtd28TVjJ+LK3Pd19vqn//mv/8YrgsCLb3EnDBqodAPZFwOm7Ukd9i60IxStP+T+ZG5MG3jqxnjP05uD"
+    "wTEvyd21zyZxWaOyrfJL7+rHaUmv5bYMcyFhflkTsLFbSTd/8NbtmTIJpdAjmYSA0MC28MItH+9q+BAWF+XRBSPJNaY5"
+    "hV5+pUp+68cAfvrFRq/khdwzC1DdZDyd6vLMQacTvaoXKuGlfJsVcIi3sTzCM41X/9KsDTbijzFhK38JzLaxloXEljhl"
+    "3Q7ZLv2QjlooLkehSybSKkIWcljovHfxstuCJauDno+uS/droqOfCPxN+aYNqXHfeC16sQPmXmX0d+w9riTjaMfjdjzu"
+    "EfG4JnLkKHFweHT87Lvv//XffpAT1+NF8xaiZG5kqr8tbHwVuMhAgVJw7GvjUFtEn7b+WyBQ5SpTvkdm74qCjL09CK+Q"
+    "2h+sDGIrTl7myL/yJ4fNqN8SMNZRnVGJbNs+UCbQeCnP2I08RRWWvLp9nByKLOT7rvFCWnDxDO8KCrXvoc3MNMKJTf3x"
+    "zWXOk2zG54KY+pl7Vyo/6lA5sAyPr8uOknwnEB0Hba+VNpeuYj507TK0RH0koStyNAcfJYmerZfoslQBn0gthadcn67Q"
+    "Q7GA/1AVvIfnRGjFsPB+VJGjddxSEuX7H7pYx+wdqqjNUpn7tsyGIuWxIDTxA65QEaUYIJU942hDYyQy5DPDqyfmEQG0"
+    "B+pVqq0N+ip1f9dB+RRQX5qsa7r5iq4jthd5cbkndPUWHXJk7gL03bm5zW9ZkaZlzFmR6Ptu1rCzamANp3JroOd7PIjS"
+    "DvQNc+0jbfWiipkpDEv0eebf4JmEc6TaRKVxyzu16RQvggW17D2hTp10wxgq8OjViaI0tVThJi9BCvDtWdhNZ9IPKzao"
+    "jqzL6h8frFf/vPi12DtLk6B/Jp6Ki/O/nL+53D+BZhrTbWCoNF/9DTaq+mF51F6u/dlxB+PnPxZ7UOfly3evV1Q6uvtf"
+    "EjYOWHicrVjbcts4En3XV/QqD5FrRW1um6qRZqbKpTiuzMaXsp2dh+yUCZGQhJgkOABoWxvPv+/pBiTLsRK/bKViCSTQ"
+    "6Mvp093KsqzXqFqPqV9U5sqEfq/UvnCmDcY2eDqVp2O6WapAF6tWuyHhWXFFqilpuioq2wZPndfOk75tdRHIzklRYesa"
+    "W7LKNJqCtdWIPnl8WxpP/spUFUTqBhuD8lfUaF16iirQYOG0DkOqjA+ZCbr2Qyp1pYMektOeX811KJbYoWa6wsOuwXe7"
+    "MPj4T/fqxau3e2N+SBB2Y8KSsuyLt42o7LQqyUKn385Pjkk31xoW6FG/B4VbFczMVCasYPmZ/rMzuI5OV2GJw69HP/0d"
+    "hojcqCgO1TqoUgU17hFdwwXRaS9Hb0Yv+r0Mzv35b1lGh7rRTgVd0mxFs84ttKa5szUtoVGFY6N2NaHSUmMD6RKSofGv"
+    "vd6zdFGv938MQ6+3T87iovRqSKoyyms4WTUrmldqQQyJITY0c+NqxVBgaUBGcF0RzLVeH/Zyv4Jr/aopeske3PHsGU1t"
+    "E5wqoH1GZzEYylPeRncmF7arPLrCQP25rUrtaKArr4EOBx0WfFlYwl+m0s89IURLBJd3t85+YTtN44OqKg/vrdWCJEfs"
+    "xt9ZCt8M1KV9iAKrEe/Ph+wzXKDCKKn5SEGanhwd7R+/o9FolJCU0wAX5JklWUEhH0rbyTX6FjZXq8cYG1L+tW+v+mOC"
+    "F7HqM3Cwgti/cmwn3xWF9tGl661zBV9gr3bOOqy/9q9MU8ZTeFxjv1rozXppmpBERplzZarO6RGdbL6LtSQCN7qx4rjJ"
+    "iqsr5QMJYBB0GIat7JxDDsUGUc/ZoW0nMd2YamebiEiazQVOfvwDp6bUfP61z6CD7teq6vRfz+HiK72CVlC4VQ7vAqDB"
+    "e/wEno+nslzy2XOEBUXQ1jR7rO3jG32x1LVaX5wDP3CWf2CRFdrjTHCLrtbyGsFAZJOlbOUkcgiunGngTANBplnskjN6"
+    "EkxI1UqZhk5OLz6cHOfkFUwW6HNSRTGQJz6hAsZHMwfs1iFHzzjbsKLY4oyaVeu0XUjCEEJc6rnqqrAnTMgYBYE1rDCH"
+    "Oqk8QchiBGtbatKgstU9NgrlnAER8gHPOnD+MPONkILXulFNofMRB2WpqzanG+uufBQipnA4ji2YH5fiRA2mGt+7K8Ix"
+    "FgAFbQvDLCpg9ZG9cyQUHl26yMgloKFv4f43exIdLhN+2xrBrl9zdaNvGZGU85ecddlHreCANf4GkALyC3hlAG6Dgn6Y"
+    "5LGcWrWMcpFdmxLUther1sp2GxAoL/y34CDA3VzNotZZVqvbLGHnOB8nnyH5m4KLQb6teReEf8sdiEkSzg7eAzB2PkcB"
+    "hDgkxQJGzhRqgPBjh5IaYCJbeMRMXggpwrcW8dmVglk2Uyij6xyS+H8U14F9zD3JJLdi3ceDPp5I5jMbJaK5z71UD9iz"
+    "kRc2KBJC0YrLtviHKTw3HMyddYUBwT6EEfYm29qS78UYel04eOKbHGkYdqTaVisnsYveg/k/xwPj4/2jg1/zWKIOGEYF"
+    "IO97vTv5QneJGZlmsai1kmS5692hnG/+Y/cLvL3bcDY/eYl1Dk7RrlFVjsV+Q10TqzGMWdMv2NGUzKSpWjKftNaFNZjQ"
+    "ISxGIvAVC+yY4EUagl3G+sw4Sww1lEWynoEAskQXwE+3U8LpL6JFFPyGBT/Kqju62DrxKCP5HsRXToFdnA8TBEFLgn3+"
+    "Iwp++xNLro1nSrwsdaubUjfFKurfAqww5oFi8RrjpffZlOgomfdxRYuyX74StYOpNYL6rboOurVcuLIs7RAo3sCjBRMU"
+    "S13L+SfLEexfclCi7fuoeZoFMGo5d2IDlZKE4saJwFagnKja4J1ctFytxb9l8XH/pZoDDpdI+bW+Keis7zAdVBL60pRI"
+    "Icb+EAgI0UmsRpREImksIYjExa0RFkvmIeHQ0uroxjk3PNDzzw5pg2gNt07JzsJ2VSlbZ5punAlBNxMYi/wA8UNbqahq"
+    "gdKUjHr9YgNu17UhuuzD/ZIG0+CqbEr/oPMPhx+OL/YmcOSl8DRbwTzl2egk781riaV2tWlUEnexWdEAQi4Ozo5+JCX2"
+    "mJEuejsrvswR9Jkz/g/w76EsvQU6Gj2JZgqdf1s7Ypux1U+O0N4f3Kq6rXYSabxnv2S0eK6x+U517ucZKPMRC7lYHkQG"
+    "zTL56FquXcCxfeJe0Hs68mr3jXFqInYArnwXV+wAKcYTLlY+prLQSMzFLFvpdRPS2JktuZSs8fOERunCRGgiabdmMsdB"
+    "pzP+jL2C6DTctCnQjYl3kKaQX95zJ/yd1k7GQUj7XRnOX4Y7RKIgV9a2Q3bzWv/JPRvwMPaQLCzXjqPp6RNGym04CmPV"
+    "il6MXn4n3Dycitt5oJ4x48uj2Pt00C52cRiBu5YbN3CtKQJ/YsrhKhKLKYMQJQwKp1buKVTwJZRdXzMazX81yshryrg5"
+    "UPUvBRrW70QEvdL+6Sl93j87PEdd54zheYhD37ZxdDPtLQmXMdWMU5+Idi+xk5w3saPBmedgsq3JO7aHPIQ+YYBM2PYG"
+    "BLs+nrWoA9/xMo/92MejL306PziTxLlCwC9O/nXAbddHu0BhWYMdMI+M6ymVKW6REINIPhUNWPsoYYmeT/M48WN/b2ug"
+    "hATicf+aG47daqMr4AwZZBlzjWQoGDDLnJ5zp7cHvQ/iFi5HzBFDYaVS8rSrZ8hOHt1T24aH0/N/04D7B7eQFgAtUd2F"
+    "DqzJtxUVphT0Vwtnu5bb74BWPxW72CINH0yufKMYHqe+7d3zcQoL97Yc4cJf89cn3JQsTgavGeIL3z6SKXr30KYdWr4x"
+    "nfPnFl8O5NcP2JhnaGDnqdtZWi/5g1bPMpdzm5+SjDPp3jMNvsMLnhGMmDOEfcIw28hnngq7aEbZEgQg/2DZjXQKit/O"
+    "+JeNnRYVFn/Oz6Y8AL47v4BtU37C4xrM2tIxf7BpM5hLuqUkC9iuw1Oayo0YPDAHzeQvd9O7lQsCl/OTT2fTAyYB0Y6p"
+    "ihv39W8wcby6j0DBX0bv8TLpue5xgrpKY2O0DmPAk9kUNUBroj3rmvd6J3GYfvB71s6AfDPf8y80P/jZQWbVUe9/dbov"
+    "aA=="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -6043,6 +6067,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -6056,6 +6094,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9969,6 +10008,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 897: the first handler from handlers.py
-#     line 938: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11617: the tables (commands, groups, errors, result shapes)
+#     line 771: the first handler from handlers.py
+#     line 812: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -212,6 +212,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -367,16 +372,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -384,8 +407,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -671,155 +694,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjoyMzQ6NDAyLGlucHV0czozNzc6MTAyNSxsbG1zOjEyMDU6MzQyMCxzY2hlbWE6MzM1MToxMjUyMixz"
-    "a2lsbDoxNzM0OjM4MDEKeJxlkLFuAyEMhl/F8pIhUHVOxs7dup1uoDmnOYXDCPt6raq8ewxXnVKVwYDtn/8zP/hReM6C"
-    "h65DdBZOPOVQCB2+rCfQhUHpS+UAeiGIYyIBTvHbAgGfa3aCSxAHUyhXGsBDSAPsn7B3HcbwTtGeew1XggCfVGQ04QCt"
-    "cIRRBTw3hfe/Vai+tcBLcpBYm7Myx53Yq7ZcBZ1MtKJv1F3vnmuwXDIXdOcQhSrH47V/AFsV1u/ZKL3nWfOsDX3OmYol"
-    "Iy+2m+dbnb/KdgKnIITNaMOuLavNn86t+g+rDVKY1Yaw70fsb3e+lIN7eJy1ksFLwzAUxs/bXxGCoEK3djvWs55FBA9l"
-    "sCx9aTPSpCapU8b+d1/SbczhXC/2Ehq+73vv/V7G3DQtszAqtvTG8RoaRnNae9+6PE3XzuhJfzs1tkpLy4RP59k8m8zm"
-    "6V6eUP/VArrMag3c439rTQvWS3A031IFwodzr3LeSl2hqgTHrWy9NBqvX2sgQlrniYdP/0A2xpaOYGdESY1Bu4RaWdUD"
-    "kxxwo8tLUSEL3jtpoaR50Td4iF8klJWlDFlMPZ8MIphysEuKxWKs2ArUPxLTrIHrc77VDGHhsLEdEkwRk+l820VOoLsm"
-    "DNi1GI5+ZTZ4LpIBAGPmrSOcOYgCwTqFofsMLPMB1kX9sU+pPVSx0OW8gyuhjdSyCf3NTuJn57uJKIbspEc7KnSnVLzo"
-    "MYQt/Q3bghj2plAIFjQHwgjvPGHaIYqeO7lbCixM+qI5eXl8Wt5P4zaEcOB/pXQkkJ0QyNCjZCOvWH5Ay8J3Ti7MNQDc"
-    "N3N+Xt94nMVXUW/bNhD+Kwe+JMFkIXm1iwLFlmEb1mZoB/QhNiZGOllsKFIjqbhe4P++O5J23NhtEmDF8mRRvLvvvvvu"
-    "TrkXwVrtxfT6XhjZo5iKDvUgCtGgr50agrKGDn+y9dijCZKfgW0KMDZALbWWNxpLuJR1B1X0dr0o2VcFykPoEPwga5x4"
-    "HKSTARuobd9L08AgQwe2pTt0cXB26WRfwq/mzt4iyBgFpIdqWIeOojaqbdflsIZX7P01TCafPB2fvLqTesTXJxWsFDms"
-    "8nNFLn77cPUO7M0nrAP0MtSdMksKJ0N0fkK+lRnG8KHusJfVDFQAafwKnQdrMJmjuUNtB6QT8KGxYyigup8LezsXUwhu"
-    "xALmopFB8nNZlpuqgFVnPULFp1WKjBSMbB+iwakEh37UISEiDphRabaA6SAV4YY4Yx4oaDLYBWJ6HXFFZNLtHE4Fj7o9"
-    "K+ENtFLpMV5IST3gbqX2ETg6Zx2f0KtbZZq54NMevZdLTA/EGoXcbDLBknCayT/oLOBnYqy2Dc6gmgtP8hg9+5oLWbNS"
-    "/nL496gckteKy04kpBoZ/ByuF0QU62OrB60MXQgW3GiAb5SHtfeZvC0zHvAO3Xrro+DsIebkIy07hJ750Jbqn8hgwuox"
-    "wGmPQZZURlOzOGeHIVPV4P3lzxVJdkkhb2R9G5G3o9YQCOnZEaiTyQ0XvuJ0PInArGO7+GnS1e8xW66IyqTnHNJDFCax"
-    "XmXdKVNETe7kyGwBUtdxYg3WWhLPDJZ55uxISSnV1Kpyq4bpt+XLj9kLn7x78/aSQESJEbV2ZR44LeEqXaScOG1i9TS+"
-    "vDibwp/ED1Pj86tZZCyTr5UPaTjkonMHpHtlSdNnry3F9F6E9cCjKTUGvaZhMaALCmly3W82hdjvrGcYbIrduCP4NJfw"
-    "YOL9mM4hrGxKY7oH1xq9jtWI0wt76KQvqMTulkowiWT98NI0hMY27N3ywdG0OsDFtLbK+RBRzWBlXUO1dhmaIDKcWnbP"
-    "9OSxtgT2K67YV25g2hAJ4Nb9ohCyaRT7kvqPvUTiZHlpSfJg418qYO8P0ZPHfCCdk+sDcNnBgo6lIb3HTZVdy+aKCvYL"
-    "jTExjYpnJugHzag7TMdpHlIrYj/YQJvu4fa+WmjZoT5g8q2MC4sGkacDkkC8NosNM7FRDpNJfhv5zZ2UGpNlldbRiyWT"
-    "UD1V6I9x4bF4GRawUdRJqhDboxl7JnEcyDnZa0tNyiV+WkHRJ23SWvrURK2Mhcw+KExOfA8nUYvLGOjr/rZWheiVUT3j"
-    "u9hzf/G4/pGK7ybKR1r8X7SXy/WYtPcU4shG4tG02wBpvq5kXHkFSZX3GEheCkH1mEabQ5q+aOq4PJSZm4d5feLTcHNp"
-    "Dxj4cmmWZPpi7ZLN82bUAy4ZN3ZOKcoYTquYceJmGpf0WRnF3bYew1HR7QR1vieoc7LRqldPmHyhwXP+OxRD+9/r8AhV"
-    "38qRc0GzDN0zm26nGip0Miy4ynVHX+x1oE6MlPKFozhMfkGfOFdt/F/iAM/uyFAosVkcQ5HSyTs1fgBGnc6AbUC2IQqZ"
-    "R4QP5ZEmbMWOkl3+GXXG+B06lEIOaD5ap5u9u5vNYvMvbtWoxXic7Vvtbhu5FX0VQigQGR3JspPdbWTXQJDNtmmTbBAb"
-    "KIpUkKkZjsT1aEZLcuyoWQN9mj5Yn6TnXnJGM5JsyU5R5Efyw/F8ked+8N5zL+nPnTjTdqHizrAz6D/tRJ1czhUuEp2m"
-    "S1xeK2N1kePOUX/QH+DOpDRTpcZG/Vpqo+x4sXQzfuHsj0/7z/FComxs9ML5z36kgYYiLuYLideFU5+cFZnOlZgs+f9I"
-    "uJkSN3IpaFKRFHirqz5pJ47EzUzl9Ng/U+agjwmK0i1K1xl+7ji3xBQ0JG4v9EIl1eVt1JlmxURmY2mmtjP8+LmSrNf7"
-    "xQJZ1HHLBV1bZ3Q+xXWQCEOkMrNqXRCZ2xtlxI12M1EA/V/Of34nVH6tsmKhcEdYlwDZiX9DimuZlUp0CyN6IsVPPNb5"
-    "gRdW5xBASIvXeJhi8ouKnbhSS5WQWqAqgHWYjkHfRg30QfqoY2eFcXSr2CKMyss5pO5UspJORjtl9GMT3Ll0kaCPBaDT"
-    "16KbqFSWmRvy5cE2UL1UZ2oFZiHdbLdeb4x2irUSNDxTBj6RF064Iih1yM8nSwfXKFK8KPRcTvGWLBNdEEQ1n6gkgfbg"
-    "Y0VpYmhewruse2JFTvBhMksDvn9x8efecST6/X4ktPMOuZoJBlIAyfMFR2qImahJOV0JOCmKTMl8t4ww1Y1wRsZqIuMr"
-    "lkHnMG8uM6GMKYxtz+P0XBVs5DATrDlRZvdEscxjlTF6rLi5zBMhU/IjN9NW4HoprIqLPLGkn8swz6UHsWbTufy0craA"
-    "g1BP9wICN2rYFPpdIYhncO8YqKxfDWmZZd4MVl7DhLRaLoMrfnj106XoDobwB5hzrrG+YPgcdpsqP4ODEWDk4J3+pTVJ"
-    "7EJnWS/R5sG+Sb64hpH8T5B4QTRIxbDXpoxnai4f4SoLLGAvWIjMCIhxOYfIHEso8gTLPrEH8CLrlEwIlCnznNZ+C0aq"
-    "VZY8PNZxCPMiRKIShpZZr5dlczsUHmWRZ0uGingFfThv46RwDlZkDbfAqE+LTOpHhF4/mzcG1n7B92FzH2JjjC9SU8x3"
-    "amMiXTx7qA9gpOC2MssgOgfsN5rCyWedRJU1Ih/Ubz2Sn16/ecX2qqI+2a1OFpz9lIxnolt5MIUilaWs0jXv/aWY2Ees"
-    "QLZhkHkoKACxFAYK6rHhWB5SFFmuyClkVovo2cFeyKTtUV7PkKmSR7h6G6HPA6yVKtVS8gcNgE8R6uV+mLKsuEGghm+V"
-    "sdPX6ouBkYYa41UGp2xS7AeJxXk046AZfi0BAHfFuxdvX7XDu0U+6Rq1UNLJSaYOTsJCyYtJkZCVczFR9JqCj14i7mKY"
-    "ir0ll0wwrFc7fLQNfKlsk2csH6HKIMPSJ98GcCxfBXK5pEeHCO6VhENeKm4mnRct1cY6soFlYlUwb7qC/kQ3V4oy/oa4"
-    "fs7gwrW12KhIfRgQ5IaUMFkupLVEENcMRjHuy0J3NSlRvFy8ffmefcQeEiOhdahTSLuX88zjxWMIhzLXagNKjUMUUD3H"
-    "pv08mCXrsfIeQ3/CeoIoVeYI+Y2ymh+1NGyTvdBUNcmXWCiMIWgJca2xz8Twuyx79LRwhBdEXcQ5DSO65399/eZNf54c"
-    "7AYB5l4lz0YiFac+E55R9SHriGDl0oZFQfx2PUl200xOI0pGUdB9JBbLhSm4BEHKCknAw7qhhQhkE4SXE1HmiSISwIUB"
-    "YbU0rNEQF+lPoGSRfYx0rXLioati0VM2qthAKsdV/fZsgH/QJhZ3LIOqXuQNykhrmTXWhedGVUSOuCRphMBQRDI5q9BF"
-    "delIkmpT5EyhfLSrxj0QWZFPOcTiFsNpkFOiEQmCKjHlVdBaCRD52VY0WbyLxIDZa44YdkB5K6bahSYRPuiD8VIIsKzb"
-    "uVyw2gjkXCdJxkWLAT83CWpBRU/xKqpCi6jOyg26UkkYhuO2J6NIBfg2jfjXNn2mCaq1Xz26PABDm0IZVJG0KS7V2BYx"
-    "yul/VmZ5WyQoK+AuzmAIV1ypnKGze9RmoiyNZHT6m56PrQMn/O0sEh9fvzu/GEXi9PT87+dnZ1x5wbcoZKsSNREEUQkX"
-    "eNqICXR/pSDYBFqAa2VFcYWUrq9Uq2qwRV2gQbHk7zQ1pT+WXlPNRxFOeqgkUAnopXXcIbig7ybK3Si4yGn9ZEz6CcY9"
-    "44FOD+94SDSXXEN6ndLsfnVJEcpPzmAEhOpYP8RQlJbWJIVi+tqbyiNNC+ItzGCZZxRev9obQ8VG0frpvBD+93UOHMRd"
-    "gAUY/pCongc7FKf+myFxhzMaz/PgmhGLj0RXR8F8u/gtexovUXsHq418riXf1fxd6HfArQGy2+aNQ9IGd3hSnWs7g6cT"
-    "jvEaRcUg1BTJMrhh13Ni8Q7vSn7HaxsekpNHW3gOKhEsOqYNEuuPWgWhDvZAycOwUr05IFG4Wj32r2vue6y4H3cRGFrI"
-    "aRt0E5h87+r4Ox+CyBKp1JlK+tSVqvJxsyUVmmMbvbOX/r5wN4Xvmw0bABkFGQBhCnfnYiaxMubSgOiJHgv1ezK2SlME"
-    "dnKeWq+4G0uDwgQriztok4IiO3H49W5ZplJ3L3OF3Bv57oKiCfM2Qg1CCstbXvIMvZlUjZ7OHjeB72PcNQMypm/ojEMl"
-    "jtzzu+rXzsy5hR0eHlKmCNVtvzDTw8TA7IfHg+NB7+j4sK7hoeWfU9ZKgOn7ddRzNPB847Ti5FZc0U/Ass7jhr1podNd"
-    "FDdzfqkt6W0tujRGLukaoCn20btVF883PzsjPKU00BgmIMED6nI1Hvjhoo1574Ae3HIrQHLjLQ9um1b6WI8wul1/ArUE"
-    "PYzI8g/QIbOpWzKldOV27XHnard8qBi2Cwc+YJG9tj5DDHFbHyCamiWlm8bTig2SzWEjnW3R+rpmGNUKw+jrN6NX9+h2"
-    "VKmeokVnraqsUszYxz1c+l/GHFTHiMokUWiAVr+acuHbCHNtLZCNE9S0iEp5zHWnMnPEq9BoqNujpddbvWhsc7UQaZaU"
-    "ZkjqENgasVaKSfhJwgSmyqmaSpbCXNmFZBLLk4zDWPUMy2pPQzzBGE/8T5qUk93/Iuzcb2qOzBvmfHgoDiF4r5Huj7lr"
-    "/hJShx8eepFJomksmb1vCOKXeCMjZHKiso3Z30pQQFmVbcR/6bUTJhm9grNdXRgyJnpQ3ORhI6HuE++bEckDeS9jPSHy"
-    "fw/NV3+bSQ+CUfsq5I5dnfWBW7s8W+pMrtVIbYXvMVUpowQXpGt/f7TNmgwGFDKWVu2osO/tOgYIR/fNsRoRy1jPCePR"
-    "15ekt2SHb9n2W7b9lm3Xsu2WvFqFbYRb7hpzvKqCUDOiHD823YbYSeNTyOexG0H/+P+Ye32g3JUx74j6jfMLdwbr3am4"
-    "Fbw3E8Ft4+jG580o/rBA3Qzy637Kqtg/u9cKbiN4HxqzvH3otztPxGXYd3z59sf//OvftFWBJXBDTTFqDjZ2Qr84qVfL"
-    "cE3xH0ebCW970jIqbfhY2LntJ+o6eNTh9aD/tM+HMW63Lp8w1qipq5oTtHX1gZpNm127cDCi3jSC791I7kBGIE7U66N9"
-    "PiloOfs+AkAro2jjT1PP6B/5asOeG53minpK1E/L17qPfXz6xUonne0iUm2OlKZW7XsYIfjroL2xQ4cDHshqqCs8+Gqp"
-    "yh1fsj9uyUpBhZshAc8ylU/dbM9wUbsdPMV/yI2+VZOWm12unV5XOKq8K/NlWxMrPPWtHFNxQ2cThRcndMD8OR9y9BNB"
-    "3zQ7ftK6/kby9Q5Ye1WQP6rOkzHGby2XbyTwayKBm5mjzhKDo+Onz777/oc/PJeTGPGLZdskU2FnaP1tUcVXMRAhUAof"
-    "+7bxqkdEn23rd5WBWkeq/C5d95KDTLWLQVtZB/17g1iDswzaOaDjI/+9nxxtRv0tAWMX1Rk1mHq1BgJxJvNpN46LBAiO"
-    "Wy69ddv4BbJ8Imi7lnYaYW/mRbztWB0vDYevLJS2tilqFJnGbzrUODYrhwaiZ7sRXTQmoNMXdIA1UbFmAk6wwD94Ct9z"
-    "OhFW+bD8cdTCsbXoaED5/vk+2kG9cEW0xm2gCvtutJtGW0aJB0LvUXxpQWkURg0APwz2AJCLErItWM28xVNS3ym3OiF/"
-    "ngFOpgxtZy0K48K+nxSTctoCsCqvGvMfHT/QGkbSBpl1oj486rfviQHymdBszRXWSsbW3N/tIbxD2qf5mIbTFhyfi6x2"
-    "FP24vj3H+4LhUILm0110rGDZQrOlYm0h+n4/bQSdkzai1vGFRCe0UZwnNoIBwvkTQu0n9lRh2ODPU31Ne3cz4trMpflY"
-    "OjlVSifSIFZ1YClaZ91xUWYJvzpRfKrNqfyEN+chgN+SJF+YSp1vemJdlzfFf7qHN75efS26L53Jei/FoTh//afX7y4O"
-    "TmCmMW9LktD+DDJ01PbDZs3fnP3Z0z2UX38supjz4tWHt/dM2u7XUwrliVp/fHAH7/R/PuBfOGmeMPbnIVbbo95o/B7N"
-    "ePtf2nXWEnicrVdNc+M2Er3zV/QqB9sVkTtfm61IqVS5HGfirdhOOd7aQyplQiQoISIJBgAtq8b57/u6AcmKxzO55DAe"
-    "gWz0x3vdD2Ce51mvOj2jSW2aZjvJau0rZ4ZgbI+H3/HDGVW2G5TTnoJ+CJ5a02tabOX/KYWVpo3aEjug2sLqWD+YQK9p"
-    "s9I9v47vtDsp6L9e44nx5NembaOFoqD8mnqtay+WWzpOEafUqoVuT2bkxp7gdGPCivL8N2+xr6/JaVWTRTr/+fn6inR/"
-    "r1s76GKSiYNgFqY1ARVMbvTvo+ESftqGFTa/Lb7+koIVvxITezodVK2CmmVE99r5iMHr4lXxapLlgOqbf+Q5vde9diro"
-    "miFYjG6pNTXOdrRCQi22FcN2DiCot4F0bUKBhL/Nsi9inCz7u0GF6y/ozPbBqSpkWU43ESvlqRxitbHCYVvGTA3iNbat"
-    "tYPb1mv4ZKyX5l5L5Ma0+sgTAFwBerYenP1NV4FM74NqW4/iuICOOWisI67yf+yFA4PeZAeQOAsJX05pFPZVKFKSz9Oj"
-    "s+vLy9Or76goisRyScdwX+aWZIV0fKjtKEH0Awputx/zP6Xyw8SuJzMKbsRqwqxiBbd/lDAnP1aV9l5aaGfaKCABW+2c"
-    "dVh/mKxNX8ddeNzBXi31fr0yfUguo89GmXZ0uqDr/W8plsThPjdOHJGsAN0qHyLztuHCYMrYvGci1A7gI4ZzGIXQfal2"
-    "sedDRqChplVLP/s0pmlqjj5MeOKR+r1qR/3HERBe6y2SQr5oSLwL6Au28XMAH3flpYyaZ3qlhZCs6U842Y8C+mqlO7WL"
-    "W6J3AJX/Uz1WBMZPEXQ5dlpegwrwmurkGudxuhFxodFjGu1j+uVLfoq/6iT9MLTK9HT90+3F9VVJXqFg6XrETV7gThCh"
-    "CqXHIo8Z0ylTZ5ztOU+YOKMWLRqlsn1jljIrBH5r3aixDSciUdygUJae82WeU8Zz8BXp62ytSUNktk+NUSnnDOsBNnjO"
-    "gUeHNanA9N3rXvWVLgumZKXboaSNdWsfnUgpTMaVhboiKHZ0Q0A77NGKvRhFViHbyrC+Saf6KKslpgmP7lyUyrpMmvPu"
-    "RMhpjQ/+sBppXL8T0R4qxuWV/KPkXE6ptcxX7zdoKLR9BVSOfUA7LEF99Md+OjVwi4vvztQQ0ZMoc1s77ntAsS1hAkEC"
-    "4OYTI2ad5516yFPrXJWzhBkmv69YpsvDzMfATcdT/7xhkoOb8+/RL7ZpvGZvmIglalyoah2VccSpxYLNBV6qfgvWWA4B"
-    "rQU9L4xfni9UqFa7+RH2fxTgIDzmSV8SqFhP8GCCJzL0LERJY57mTiqIuEZJ2PeQaIlW1Woa0WHtLg1TiYMdkIDh+z2B"
-    "XtqBEUQNdpMfmJQnkUGvKwcgnk1Iz01Hahi0csJcBA/VfxM3zK5OL8+/LePRdM5NVKHhfZY9yg96TKLICotFp5WMymP2"
-    "iGN2/w/Wr/D2cS/X/OQN1uXIUlzi1ymoqUX6pCmSmkxlkZJl2qBrHhnj6WH/Os0aqutCHL9jxx+NwCPdHuz4aHw4DuiQ"
-    "XZAC58McmGmZhl9+jY6/+po9d8azfN3VetB9rftqG/Mf0Foo5k+JxTDGyxVif5RGz2zHZ0/0/W8GqMRSu1614rGnEdEH"
-    "qWx/EMGJqflMSZcU1tbBurCbLFxkltHj6zcCRDCdBqvPAXCoduBDK8+ThfTiBj4q1ifOc+fnX+xHmv+O04honuK80+yA"
-    "25Znh48utZsSioZz6Vvp5aTUBu8k0Gq7c/8Vu4/2d6oBAHeY+F2+qUzOd5o2Kim2NjVmiJt/ippDhJ3TiJ5IPM2E1Khb"
-    "fCnCYsUyJBIqtzEmpuGrDvL8fcTcgP/pwS6xrOzY1mK6wG3OmRB0P0exGBDoPrKV41QtcTKlot4+0enGIUTILp6WdHwW"
-    "XJuf0T/p54v3F1e3J3MAeScyzVWwTnkuOvl791a41K4zvUrubvcrOoaT2/Oby895ya7HAPZ1vCBI3bGncLgc9iwgAIpP"
-    "orS7px1/8iqGhY2+sWbBgMbtJD1e9iJ1nFc8omYHApK2flY9XnP18Zq8a4x42Y7P5lJAYuzpkEjHmnAtdgKD3LGjbGYv"
-    "3XrSdZ5+PP/+lm4u3v9wi6PoLD0MGxsjzw4i2D7dXTEBeMofEGjKTrk1qMml9C8LfIqcP6huaF86W3YxjzC/R/Fv+VJu"
-    "8hElECOnS7VmIUgfOAglb+PI4ZrNYfM8vRXO+YXdoL2ZfE4/WNse+c+nFkNihxavI84Kd+D3TYnGipe3KACpjV7w9Pw6"
-    "yZ8Dn77jytWoyP4PgoENEg=="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"compare","title":"Compare two texts: the lines only one of th'
-        'em has, marked - and +.","description":"Compare two texts: the lines only one of'
-        ' them has, marked - and +.","inputSchema":{"type":"object","properties":{"left":'
-        '{"type":"string","description":"The first text; words are lines"},"right":{"type'
-        '":"string","description":"The second text; words are lines"}},"required":["left"'
-        ',"right"],"additionalProperties":false},"outputSchema":{"type":"object","propert'
-        'ies":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"]'
-        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
-        'ue}},{"name":"label","title":"Make a versioned label; its -o and --version are i'
-        'ts own, not the tool\'s.","description":"Make a versioned label; its -o and --ver'
-        'sion are its own, not the tool\'s.","inputSchema":{"type":"object","properties":{'
-        '"name":{"type":"string","description":"What the label names"},"output":{"enum":['
-        '"upper","lower"],"type":"string","description":"The label\'s case","default":"low'
-        'er"},"version":{"type":"integer","description":"The label\'s version","minimum":1'
-        ',"default":1}},"required":["name"],"additionalProperties":false},"outputSchema":'
-        '{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]'
-        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
-        'ue}},{"name":"output","title":"Read back the full text of an answer that was cut'
-        '.","description":"Read back the full text of an answer that was cut, a page at a'
-        ' time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inp'
-        'utSchema":{"type":"object","properties":{"ref":{"type":"string","description":"T'
-        'he reference a cut answer names (`full output: REF`)."},"offset":{"type":"intege'
-        'r","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":1000'
-        '00}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"ob'
-        'ject","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length"'
-        ':{"type":"integer","description":"The full text\'s length, in characters."},"text'
-        '":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"descri'
-        'ption":"The offset of the next page; null after the last."}},"required":["ref","'
-        'offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructive'
-        'Hint":false,"idempotentHint":true,"openWorldHint":false}}]}'
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -984,6 +858,156 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjoyMzQ6NDAyLGlucHV0czozNzc6MTAyNSxsbG1zOjEyMDU6MzQyMCxzY2hlbWE6MzM1MToxMjUyMixz"
+    "a2lsbDoxNzM0OjM4MDEKeJxlkLFuAyEMhl/F8pIhUHVOxs7dup1uoDmnOYXDCPt6raq8ewxXnVKVwYDtn/8zP/hReM6C"
+    "h65DdBZOPOVQCB2+rCfQhUHpS+UAeiGIYyIBTvHbAgGfa3aCSxAHUyhXGsBDSAPsn7B3HcbwTtGeew1XggCfVGQ04QCt"
+    "cIRRBTw3hfe/Vai+tcBLcpBYm7Myx53Yq7ZcBZ1MtKJv1F3vnmuwXDIXdOcQhSrH47V/AFsV1u/ZKL3nWfOsDX3OmYol"
+    "Iy+2m+dbnb/KdgKnIITNaMOuLavNn86t+g+rDVKY1Yaw70fsb3e+lIN7eJy1ksFLwzAUxs/bXxGCoEK3djvWs55FBA9l"
+    "sCx9aTPSpCapU8b+d1/SbczhXC/2Ehq+73vv/V7G3DQtszAqtvTG8RoaRnNae9+6PE3XzuhJfzs1tkpLy4RP59k8m8zm"
+    "6V6eUP/VArrMag3c439rTQvWS3A031IFwodzr3LeSl2hqgTHrWy9NBqvX2sgQlrniYdP/0A2xpaOYGdESY1Bu4RaWdUD"
+    "kxxwo8tLUSEL3jtpoaR50Td4iF8klJWlDFlMPZ8MIphysEuKxWKs2ArUPxLTrIHrc77VDGHhsLEdEkwRk+l820VOoLsm"
+    "DNi1GI5+ZTZ4LpIBAGPmrSOcOYgCwTqFofsMLPMB1kX9sU+pPVSx0OW8gyuhjdSyCf3NTuJn57uJKIbspEc7KnSnVLzo"
+    "MYQt/Q3bghj2plAIFjQHwgjvPGHaIYqeO7lbCixM+qI5eXl8Wt5P4zaEcOB/pXQkkJ0QyNCjZCOvWH5Ay8J3Ti7MNQDc"
+    "N3N+Xt94nMVXUW/bNhD+Kwe+JMFkIXm1iwLFlmEb1mZoB/QhNiZGOllsKFIjqbhe4P++O5J23NhtEmDF8mRRvLvvvvvu"
+    "TrkXwVrtxfT6XhjZo5iKDvUgCtGgr50agrKGDn+y9dijCZKfgW0KMDZALbWWNxpLuJR1B1X0dr0o2VcFykPoEPwga5x4"
+    "HKSTARuobd9L08AgQwe2pTt0cXB26WRfwq/mzt4iyBgFpIdqWIeOojaqbdflsIZX7P01TCafPB2fvLqTesTXJxWsFDms"
+    "8nNFLn77cPUO7M0nrAP0MtSdMksKJ0N0fkK+lRnG8KHusJfVDFQAafwKnQdrMJmjuUNtB6QT8KGxYyigup8LezsXUwhu"
+    "xALmopFB8nNZlpuqgFVnPULFp1WKjBSMbB+iwakEh37UISEiDphRabaA6SAV4YY4Yx4oaDLYBWJ6HXFFZNLtHE4Fj7o9"
+    "K+ENtFLpMV5IST3gbqX2ETg6Zx2f0KtbZZq54NMevZdLTA/EGoXcbDLBknCayT/oLOBnYqy2Dc6gmgtP8hg9+5oLWbNS"
+    "/nL496gckteKy04kpBoZ/ByuF0QU62OrB60MXQgW3GiAb5SHtfeZvC0zHvAO3Xrro+DsIebkIy07hJ750Jbqn8hgwuox"
+    "wGmPQZZURlOzOGeHIVPV4P3lzxVJdkkhb2R9G5G3o9YQCOnZEaiTyQ0XvuJ0PInArGO7+GnS1e8xW66IyqTnHNJDFCax"
+    "XmXdKVNETe7kyGwBUtdxYg3WWhLPDJZ55uxISSnV1Kpyq4bpt+XLj9kLn7x78/aSQESJEbV2ZR44LeEqXaScOG1i9TS+"
+    "vDibwp/ED1Pj86tZZCyTr5UPaTjkonMHpHtlSdNnry3F9F6E9cCjKTUGvaZhMaALCmly3W82hdjvrGcYbIrduCP4NJfw"
+    "YOL9mM4hrGxKY7oH1xq9jtWI0wt76KQvqMTulkowiWT98NI0hMY27N3ywdG0OsDFtLbK+RBRzWBlXUO1dhmaIDKcWnbP"
+    "9OSxtgT2K67YV25g2hAJ4Nb9ohCyaRT7kvqPvUTiZHlpSfJg418qYO8P0ZPHfCCdk+sDcNnBgo6lIb3HTZVdy+aKCvYL"
+    "jTExjYpnJugHzag7TMdpHlIrYj/YQJvu4fa+WmjZoT5g8q2MC4sGkacDkkC8NosNM7FRDpNJfhv5zZ2UGpNlldbRiyWT"
+    "UD1V6I9x4bF4GRawUdRJqhDboxl7JnEcyDnZa0tNyiV+WkHRJ23SWvrURK2Mhcw+KExOfA8nUYvLGOjr/rZWheiVUT3j"
+    "u9hzf/G4/pGK7ybKR1r8X7SXy/WYtPcU4shG4tG02wBpvq5kXHkFSZX3GEheCkH1mEabQ5q+aOq4PJSZm4d5feLTcHNp"
+    "Dxj4cmmWZPpi7ZLN82bUAy4ZN3ZOKcoYTquYceJmGpf0WRnF3bYew1HR7QR1vieoc7LRqldPmHyhwXP+OxRD+9/r8AhV"
+    "38qRc0GzDN0zm26nGip0Miy4ynVHX+x1oE6MlPKFozhMfkGfOFdt/F/iAM/uyFAosVkcQ5HSyTs1fgBGnc6AbUC2IQqZ"
+    "R4QP5ZEmbMWOkl3+GXXG+B06lEIOaD5ap5u9u5vNYvMvbtWoxXic7Vvtbhu5FX0VQigQGR3JspPdbWTXQJDNtmmTbBAb"
+    "KIpUkKkZjsT1aEZLcuyoWQN9mj5Yn6TnXnJGM5JsyU5R5Efyw/F8ked+8N5zL+nPnTjTdqHizrAz6D/tRJ1czhUuEp2m"
+    "S1xeK2N1kePOUX/QH+DOpDRTpcZG/Vpqo+x4sXQzfuHsj0/7z/FComxs9ML5z36kgYYiLuYLideFU5+cFZnOlZgs+f9I"
+    "uJkSN3IpaFKRFHirqz5pJ47EzUzl9Ng/U+agjwmK0i1K1xl+7ji3xBQ0JG4v9EIl1eVt1JlmxURmY2mmtjP8+LmSrNf7"
+    "xQJZ1HHLBV1bZ3Q+xXWQCEOkMrNqXRCZ2xtlxI12M1EA/V/Of34nVH6tsmKhcEdYlwDZiX9DimuZlUp0CyN6IsVPPNb5"
+    "gRdW5xBASIvXeJhi8ouKnbhSS5WQWqAqgHWYjkHfRg30QfqoY2eFcXSr2CKMyss5pO5UspJORjtl9GMT3Ll0kaCPBaDT"
+    "16KbqFSWmRvy5cE2UL1UZ2oFZiHdbLdeb4x2irUSNDxTBj6RF064Iih1yM8nSwfXKFK8KPRcTvGWLBNdEEQ1n6gkgfbg"
+    "Y0VpYmhewruse2JFTvBhMksDvn9x8efecST6/X4ktPMOuZoJBlIAyfMFR2qImahJOV0JOCmKTMl8t4ww1Y1wRsZqIuMr"
+    "lkHnMG8uM6GMKYxtz+P0XBVs5DATrDlRZvdEscxjlTF6rLi5zBMhU/IjN9NW4HoprIqLPLGkn8swz6UHsWbTufy0craA"
+    "g1BP9wICN2rYFPpdIYhncO8YqKxfDWmZZd4MVl7DhLRaLoMrfnj106XoDobwB5hzrrG+YPgcdpsqP4ODEWDk4J3+pTVJ"
+    "7EJnWS/R5sG+Sb64hpH8T5B4QTRIxbDXpoxnai4f4SoLLGAvWIjMCIhxOYfIHEso8gTLPrEH8CLrlEwIlCnznNZ+C0aq"
+    "VZY8PNZxCPMiRKIShpZZr5dlczsUHmWRZ0uGingFfThv46RwDlZkDbfAqE+LTOpHhF4/mzcG1n7B92FzH2JjjC9SU8x3"
+    "amMiXTx7qA9gpOC2MssgOgfsN5rCyWedRJU1Ih/Ubz2Sn16/ecX2qqI+2a1OFpz9lIxnolt5MIUilaWs0jXv/aWY2Ees"
+    "QLZhkHkoKACxFAYK6rHhWB5SFFmuyClkVovo2cFeyKTtUV7PkKmSR7h6G6HPA6yVKtVS8gcNgE8R6uV+mLKsuEGghm+V"
+    "sdPX6ouBkYYa41UGp2xS7AeJxXk046AZfi0BAHfFuxdvX7XDu0U+6Rq1UNLJSaYOTsJCyYtJkZCVczFR9JqCj14i7mKY"
+    "ir0ll0wwrFc7fLQNfKlsk2csH6HKIMPSJ98GcCxfBXK5pEeHCO6VhENeKm4mnRct1cY6soFlYlUwb7qC/kQ3V4oy/oa4"
+    "fs7gwrW12KhIfRgQ5IaUMFkupLVEENcMRjHuy0J3NSlRvFy8ffmefcQeEiOhdahTSLuX88zjxWMIhzLXagNKjUMUUD3H"
+    "pv08mCXrsfIeQ3/CeoIoVeYI+Y2ymh+1NGyTvdBUNcmXWCiMIWgJca2xz8Twuyx79LRwhBdEXcQ5DSO65399/eZNf54c"
+    "7AYB5l4lz0YiFac+E55R9SHriGDl0oZFQfx2PUl200xOI0pGUdB9JBbLhSm4BEHKCknAw7qhhQhkE4SXE1HmiSISwIUB"
+    "YbU0rNEQF+lPoGSRfYx0rXLioati0VM2qthAKsdV/fZsgH/QJhZ3LIOqXuQNykhrmTXWhedGVUSOuCRphMBQRDI5q9BF"
+    "delIkmpT5EyhfLSrxj0QWZFPOcTiFsNpkFOiEQmCKjHlVdBaCRD52VY0WbyLxIDZa44YdkB5K6bahSYRPuiD8VIIsKzb"
+    "uVyw2gjkXCdJxkWLAT83CWpBRU/xKqpCi6jOyg26UkkYhuO2J6NIBfg2jfjXNn2mCaq1Xz26PABDm0IZVJG0KS7V2BYx"
+    "yul/VmZ5WyQoK+AuzmAIV1ypnKGze9RmoiyNZHT6m56PrQMn/O0sEh9fvzu/GEXi9PT87+dnZ1x5wbcoZKsSNREEUQkX"
+    "eNqICXR/pSDYBFqAa2VFcYWUrq9Uq2qwRV2gQbHk7zQ1pT+WXlPNRxFOeqgkUAnopXXcIbig7ybK3Si4yGn9ZEz6CcY9"
+    "44FOD+94SDSXXEN6ndLsfnVJEcpPzmAEhOpYP8RQlJbWJIVi+tqbyiNNC+ItzGCZZxRev9obQ8VG0frpvBD+93UOHMRd"
+    "gAUY/pCongc7FKf+myFxhzMaz/PgmhGLj0RXR8F8u/gtexovUXsHq418riXf1fxd6HfArQGy2+aNQ9IGd3hSnWs7g6cT"
+    "jvEaRcUg1BTJMrhh13Ni8Q7vSn7HaxsekpNHW3gOKhEsOqYNEuuPWgWhDvZAycOwUr05IFG4Wj32r2vue6y4H3cRGFrI"
+    "aRt0E5h87+r4Ox+CyBKp1JlK+tSVqvJxsyUVmmMbvbOX/r5wN4Xvmw0bABkFGQBhCnfnYiaxMubSgOiJHgv1ezK2SlME"
+    "dnKeWq+4G0uDwgQriztok4IiO3H49W5ZplJ3L3OF3Bv57oKiCfM2Qg1CCstbXvIMvZlUjZ7OHjeB72PcNQMypm/ojEMl"
+    "jtzzu+rXzsy5hR0eHlKmCNVtvzDTw8TA7IfHg+NB7+j4sK7hoeWfU9ZKgOn7ddRzNPB847Ti5FZc0U/Ass7jhr1podNd"
+    "FDdzfqkt6W0tujRGLukaoCn20btVF883PzsjPKU00BgmIMED6nI1Hvjhoo1574Ae3HIrQHLjLQ9um1b6WI8wul1/ArUE"
+    "PYzI8g/QIbOpWzKldOV27XHnard8qBi2Cwc+YJG9tj5DDHFbHyCamiWlm8bTig2SzWEjnW3R+rpmGNUKw+jrN6NX9+h2"
+    "VKmeokVnraqsUszYxz1c+l/GHFTHiMokUWiAVr+acuHbCHNtLZCNE9S0iEp5zHWnMnPEq9BoqNujpddbvWhsc7UQaZaU"
+    "ZkjqENgasVaKSfhJwgSmyqmaSpbCXNmFZBLLk4zDWPUMy2pPQzzBGE/8T5qUk93/Iuzcb2qOzBvmfHgoDiF4r5Huj7lr"
+    "/hJShx8eepFJomksmb1vCOKXeCMjZHKiso3Z30pQQFmVbcR/6bUTJhm9grNdXRgyJnpQ3ORhI6HuE++bEckDeS9jPSHy"
+    "fw/NV3+bSQ+CUfsq5I5dnfWBW7s8W+pMrtVIbYXvMVUpowQXpGt/f7TNmgwGFDKWVu2osO/tOgYIR/fNsRoRy1jPCePR"
+    "15ekt2SHb9n2W7b9lm3Xsu2WvFqFbYRb7hpzvKqCUDOiHD823YbYSeNTyOexG0H/+P+Ye32g3JUx74j6jfMLdwbr3am4"
+    "Fbw3E8Ft4+jG580o/rBA3Qzy637Kqtg/u9cKbiN4HxqzvH3otztPxGXYd3z59sf//OvftFWBJXBDTTFqDjZ2Qr84qVfL"
+    "cE3xH0ebCW970jIqbfhY2LntJ+o6eNTh9aD/tM+HMW63Lp8w1qipq5oTtHX1gZpNm127cDCi3jSC791I7kBGIE7U66N9"
+    "PiloOfs+AkAro2jjT1PP6B/5asOeG53minpK1E/L17qPfXz6xUonne0iUm2OlKZW7XsYIfjroL2xQ4cDHshqqCs8+Gqp"
+    "yh1fsj9uyUpBhZshAc8ylU/dbM9wUbsdPMV/yI2+VZOWm12unV5XOKq8K/NlWxMrPPWtHFNxQ2cThRcndMD8OR9y9BNB"
+    "3zQ7ftK6/kby9Q5Ye1WQP6rOkzHGby2XbyTwayKBm5mjzhKDo+Onz777/oc/PJeTGPGLZdskU2FnaP1tUcVXMRAhUAof"
+    "+7bxqkdEn23rd5WBWkeq/C5d95KDTLWLQVtZB/17g1iDswzaOaDjI/+9nxxtRv0tAWMX1Rk1mHq1BgJxJvNpN46LBAiO"
+    "Wy69ddv4BbJ8Imi7lnYaYW/mRbztWB0vDYevLJS2tilqFJnGbzrUODYrhwaiZ7sRXTQmoNMXdIA1UbFmAk6wwD94Ct9z"
+    "OhFW+bD8cdTCsbXoaED5/vk+2kG9cEW0xm2gCvtutJtGW0aJB0LvUXxpQWkURg0APwz2AJCLErItWM28xVNS3ym3OiF/"
+    "ngFOpgxtZy0K48K+nxSTctoCsCqvGvMfHT/QGkbSBpl1oj486rfviQHymdBszRXWSsbW3N/tIbxD2qf5mIbTFhyfi6x2"
+    "FP24vj3H+4LhUILm0110rGDZQrOlYm0h+n4/bQSdkzai1vGFRCe0UZwnNoIBwvkTQu0n9lRh2ODPU31Ne3cz4trMpflY"
+    "OjlVSifSIFZ1YClaZ91xUWYJvzpRfKrNqfyEN+chgN+SJF+YSp1vemJdlzfFf7qHN75efS26L53Jei/FoTh//afX7y4O"
+    "TmCmMW9LktD+DDJ01PbDZs3fnP3Z0z2UX38supjz4tWHt/dM2u7XUwrliVp/fHAH7/R/PuBfOGmeMPbnIVbbo95o/B7N"
+    "ePtf2nXWEnicrVdNc+M2Er3zV/QqB9sVkTtfm61IqVS5HGfirdhOOd7aQyplQiQoISIJBgAtq8b57/u6AcmKxzO55DAe"
+    "gWz0x3vdD2Ce51mvOj2jSW2aZjvJau0rZ4ZgbI+H3/HDGVW2G5TTnoJ+CJ5a02tabOX/KYWVpo3aEjug2sLqWD+YQK9p"
+    "s9I9v47vtDsp6L9e44nx5NembaOFoqD8mnqtay+WWzpOEafUqoVuT2bkxp7gdGPCivL8N2+xr6/JaVWTRTr/+fn6inR/"
+    "r1s76GKSiYNgFqY1ARVMbvTvo+ESftqGFTa/Lb7+koIVvxITezodVK2CmmVE99r5iMHr4lXxapLlgOqbf+Q5vde9diro"
+    "miFYjG6pNTXOdrRCQi22FcN2DiCot4F0bUKBhL/Nsi9inCz7u0GF6y/ozPbBqSpkWU43ESvlqRxitbHCYVvGTA3iNbat"
+    "tYPb1mv4ZKyX5l5L5Ma0+sgTAFwBerYenP1NV4FM74NqW4/iuICOOWisI67yf+yFA4PeZAeQOAsJX05pFPZVKFKSz9Oj"
+    "s+vLy9Or76goisRyScdwX+aWZIV0fKjtKEH0Awputx/zP6Xyw8SuJzMKbsRqwqxiBbd/lDAnP1aV9l5aaGfaKCABW+2c"
+    "dVh/mKxNX8ddeNzBXi31fr0yfUguo89GmXZ0uqDr/W8plsThPjdOHJGsAN0qHyLztuHCYMrYvGci1A7gI4ZzGIXQfal2"
+    "sedDRqChplVLP/s0pmlqjj5MeOKR+r1qR/3HERBe6y2SQr5oSLwL6Au28XMAH3flpYyaZ3qlhZCs6U842Y8C+mqlO7WL"
+    "W6J3AJX/Uz1WBMZPEXQ5dlpegwrwmurkGudxuhFxodFjGu1j+uVLfoq/6iT9MLTK9HT90+3F9VVJXqFg6XrETV7gThCh"
+    "CqXHIo8Z0ylTZ5ztOU+YOKMWLRqlsn1jljIrBH5r3aixDSciUdygUJae82WeU8Zz8BXp62ytSUNktk+NUSnnDOsBNnjO"
+    "gUeHNanA9N3rXvWVLgumZKXboaSNdWsfnUgpTMaVhboiKHZ0Q0A77NGKvRhFViHbyrC+Saf6KKslpgmP7lyUyrpMmvPu"
+    "RMhpjQ/+sBppXL8T0R4qxuWV/KPkXE6ptcxX7zdoKLR9BVSOfUA7LEF99Md+OjVwi4vvztQQ0ZMoc1s77ntAsS1hAkEC"
+    "4OYTI2ad5516yFPrXJWzhBkmv69YpsvDzMfATcdT/7xhkoOb8+/RL7ZpvGZvmIglalyoah2VccSpxYLNBV6qfgvWWA4B"
+    "rQU9L4xfni9UqFa7+RH2fxTgIDzmSV8SqFhP8GCCJzL0LERJY57mTiqIuEZJ2PeQaIlW1Woa0WHtLg1TiYMdkIDh+z2B"
+    "XtqBEUQNdpMfmJQnkUGvKwcgnk1Iz01Hahi0csJcBA/VfxM3zK5OL8+/LePRdM5NVKHhfZY9yg96TKLICotFp5WMymP2"
+    "iGN2/w/Wr/D2cS/X/OQN1uXIUlzi1ymoqUX6pCmSmkxlkZJl2qBrHhnj6WH/Os0aqutCHL9jxx+NwCPdHuz4aHw4DuiQ"
+    "XZAC58McmGmZhl9+jY6/+po9d8azfN3VetB9rftqG/Mf0Foo5k+JxTDGyxVif5RGz2zHZ0/0/W8GqMRSu1614rGnEdEH"
+    "qWx/EMGJqflMSZcU1tbBurCbLFxkltHj6zcCRDCdBqvPAXCoduBDK8+ThfTiBj4q1ifOc+fnX+xHmv+O04honuK80+yA"
+    "25Znh48utZsSioZz6Vvp5aTUBu8k0Gq7c/8Vu4/2d6oBAHeY+F2+qUzOd5o2Kim2NjVmiJt/ippDhJ3TiJ5IPM2E1Khb"
+    "fCnCYsUyJBIqtzEmpuGrDvL8fcTcgP/pwS6xrOzY1mK6wG3OmRB0P0exGBDoPrKV41QtcTKlot4+0enGIUTILp6WdHwW"
+    "XJuf0T/p54v3F1e3J3MAeScyzVWwTnkuOvl791a41K4zvUrubvcrOoaT2/Oby895ya7HAPZ1vCBI3bGncLgc9iwgAIpP"
+    "orS7px1/8iqGhY2+sWbBgMbtJD1e9iJ1nFc8omYHApK2flY9XnP18Zq8a4x42Y7P5lJAYuzpkEjHmnAtdgKD3LGjbGYv"
+    "3XrSdZ5+PP/+lm4u3v9wi6PoLD0MGxsjzw4i2D7dXTEBeMofEGjKTrk1qMml9C8LfIqcP6huaF86W3YxjzC/R/Fv+VJu"
+    "8hElECOnS7VmIUgfOAglb+PI4ZrNYfM8vRXO+YXdoL2ZfE4/WNse+c+nFkNihxavI84Kd+D3TYnGipe3KACpjV7w9Pw6"
+    "yZ8Dn77jytWoyP4PgoENEg=="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"compare","title":"Compare two texts: the lines only one of th'
+        'em has, marked - and +.","description":"Compare two texts: the lines only one of'
+        ' them has, marked - and +.","inputSchema":{"type":"object","properties":{"left":'
+        '{"type":"string","description":"The first text; words are lines"},"right":{"type'
+        '":"string","description":"The second text; words are lines"}},"required":["left"'
+        ',"right"],"additionalProperties":false},"outputSchema":{"type":"object","propert'
+        'ies":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"]'
+        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
+        'ue}},{"name":"label","title":"Make a versioned label; its -o and --version are i'
+        'ts own, not the tool\'s.","description":"Make a versioned label; its -o and --ver'
+        'sion are its own, not the tool\'s.","inputSchema":{"type":"object","properties":{'
+        '"name":{"type":"string","description":"What the label names"},"output":{"enum":['
+        '"upper","lower"],"type":"string","description":"The label\'s case","default":"low'
+        'er"},"version":{"type":"integer","description":"The label\'s version","minimum":1'
+        ',"default":1}},"required":["name"],"additionalProperties":false},"outputSchema":'
+        '{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]'
+        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
+        'ue}},{"name":"output","title":"Read back the full text of an answer that was cut'
+        '.","description":"Read back the full text of an answer that was cut, a page at a'
+        ' time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inp'
+        'utSchema":{"type":"object","properties":{"ref":{"type":"string","description":"T'
+        'he reference a cut answer names (`full output: REF`)."},"offset":{"type":"intege'
+        'r","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":1000'
+        '00}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"ob'
+        'ject","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length"'
+        ':{"type":"integer","description":"The full text\'s length, in characters."},"text'
+        '":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"descri'
+        'ption":"The offset of the next page; null after the last."}},"required":["ref","'
+        'offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructive'
+        'Hint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5543,6 +5567,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5556,6 +5594,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9411,6 +9450,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1161: the first handler from handlers.py
-#     line 1348: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12751: the tables (commands, groups, errors, result shapes)
+#     line 975: the first handler from handlers.py
+#     line 1162: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -295,6 +295,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -450,16 +455,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -467,8 +490,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -753,215 +776,6 @@ def _stand_ins(
             for name in names:
                 namespace[name] = stand_in(name, section)
 
-
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjo4ODI6MjE2NixpbnB1dHM6MTE2MTo1MTgyLGxsbXM6MjEzMzo4Nzc1LG1jcF90b29sczoxNzcwOjg1"
-    "NjUsc2NoZW1hOjUzNDU6Mjk5OTIsc2tpbGw6MjAyNzo0Mzg4CnicfVVNj9s2EP0rAwEFEkDe7vaYnoq0RdtDd5E9+GD4"
-    "QEsjizBFKiQVRy363/s4lCx57QRYLGXOmzec73+Lo3dDH4oPu11RlPgXx55DURa/Va0j/sJ+pDD0vfORa0pCOqjqVFLl"
-    "LIS4fCj25a6ovTpD61ccpCi0queSjvoLWzqMpGOgRrOpAzlPKtBfr89/Z8VGaQPF33GQthRbprMaaXQDcCdqnM+4EJ1n"
-    "AF+jq07kevYqamcDpPuVHB6Elk0D5LNlkm9yjfAKJLOddZ/ItjgW0c/JYnqoD5HebTYjBwon3QeBfB44JIvvM0OvqxMY"
-    "XnBQcB3HVtsjNd514j/MZpyHlhPop/w1iz/gozHqSL3SviRl8cwm+QsC4yzCN8nPOrZk3UV85TFN3sLvyg02ws7HdJLh"
-    "GNmHFFNWFQhUN/luVZ/iaJj7MnlmYTuc2cOGOCH8+xJ8XadsnWtjKovdvnyErV2x2Uj8QVhYPBaEv+C1TsWSnh4ff0gh"
-    "11HsJWzyA5DNxrr8vS/tYExSOjhnGM6Llxn54wV3IehVbJOtRptka76u1bh6wXzbIR2IxK1A3bvU9TfAncTzHn3NU+mG"
-    "FO9g3DnBZnnljPNT7mvIj57Z4jyYgdc4g+4ygnuC9Ke1qFPjgW9Na4mhjtytZJ+4ZxWpA15Q+bpRJrBke/Vzv3TqKpHS"
-    "rA+pPlas2xacGn+BKmUM2pzeef48aPj0fn5m1lQWo8I/qPjw9U603mLuJewK0+ivEjYpgjuSuXS2LXoOVYtHhqhGadKp"
-    "vRfOynmLLljZ/BOjaLq9wX4/b1nTTANp0XNeH7X9jvMT4NueG3WQSpilL17bNG4PHFCd60YKSMY6TX+4M3UD2js6ElkG"
-    "A71fhmvO9V7S3ekQ0OPJrSGMOCqvQouzTzbBvKqUPGDyqIT601QvmEEVX7pZfsw5WSyvhhNNg2l5xvT66Ae+GWUk42ld"
-    "noxVU4er4F1byaN4UQnyuLwQEqpTWvKIvZVYtq1GwC5isaH/kajWI9pAV1NgD/q49PT9WYCYuau5JPcXmptgXrbBysE3"
-    "HNtUxvNSwrrAGMYeSotlMvqa3WvRlu4s3zVG+SUHz9aMog4V7AEvw0kMIV1zjWfoi0FkSKovXEb1VUKXndXg97RsVnTY"
-    "LG+yf8d7+Oadi9gjhcTov/8By3iw4Hic1Vhtb9s2EP7c/gpC6IB0tWw5wAbMX4Ji6LABwxp0BfrB9lZaOllsKVIlqTle"
-    "5//eO8pJZImxtWAGuiCAZYr38F6fO/qp21Zgn8w/R89sWkDJo1lUOFfZ2WTywWoVN6tjbdaTzPDcTS6TyySeXk7220cR"
-    "IaCUXn2A1OH3yugKjBNgo9nnyMGN85/NLuuMUGvclYFNjaic0AqXX7JF9KnWDrJFxEiEbYQrGGeLBVvx9KOV3BbRbhSp"
-    "ulyBaQEK5WCNKz1ExW5foZjhuNyS2sP01cil5m7EpknyDdM5E27sN+W8lmjGdPwdguWSr1tYK60lcBUA279pbIljkpvE"
-    "sdL+6QA459ICQlfcFQSda1NyXG8WRgHv7QWjMZmX8e2BVMYdHJXCIH4fJ1P8J/FSl6B8lLjavs6j2byDFTtR9gF3o5Y/"
-    "pYx2y9YRtILQ/CHYRyOK7GFd61pkj1Oz1HUX9TBVCAWD4cBQbP+Yv4iXVxfzJP5h+WKxGF/5p2//wcdm7fnFHF4t/a79"
-    "wtWzvmZtTaJkPE2aaGRAmgCejIpEObdUVlbqTbQ8FlS/EQFSLbUvkW4+VkaU3GyZ30D5d3uEAXLb2gBQGq9kDf4k4SQd"
-    "9aPHO3YyyePBEv4C2VJ9Orpswfzq345ChXtbXmQ9364gGIj7ch6QJA5KAqFPG2CL3Z0a3Bgsnm7tvoEKuGM+Re+w58sd"
-    "UQl8qgUZjH7z5HZHSqgHzzJBEFxet1hwX93z5fIpcujmjGxrC1413ntYka6tbwtgXm7cg1O8hD55U72otGhy7D5M/+LI"
-    "dwUYQHb3xzJhWSWUgqyvwJ4+hiNjkmsMMtOKObSrklwF7LoJp8Q2tNwJ+U1E+1ppfU3n9QJDbULckEivT3QR0cYW3MvG"
-    "s328btL7QjcKjD1I9P+nrw6KsU1h9+l1VjILulcbsRbq0Un+9bg3YJvkq4aqO37oHOEJoHXC755fAgG0KZdtqnhgwPpZ"
-    "b1hZpwVzmnmR/oSVdHVoOG0IueZcyDOSa4ENuNWXS2Ft0whXtaUWkhoaUkmKwhBs1V1foBtI6Z7fi6bXn7TYQmrAxZbX"
-    "KZzP8t0QTZxGSt+I6ox60KCXQoBSe5P0cI1tATJHEsHx74yKUx3Z0EBy31KPziO/kTxli1cUX5dC/dJATUM1a4dlT8sD"
-    "ilfnnEsg1SqzYYLYRy5pSn+g1pVIP551kEKnnL63NrMTbSUOJMUOGIIL34LwAnuaDt4VAnmxwWjP1h6E0MXfgVksRCor"
-    "cTidl5AJVMi31f0t5/gMjsv6gRtW8D56eiLvUTq5bHiKGsDPry7e/42b+nMxTQveXqx2Kvvc6DLq33GwL0rZtKQTv0S8"
-    "VnLrUREJBxKDQi04Z2poj1wnwK4lJiTz84MNwByj6MMbVmMiZzmas3dq4BcRpf9MOcZwIOs/Mst8kjyZk2f9gq5dVfuG"
-    "cDxtDAxMGtyIoVUp3XrS2jGu7AYM81zNLt57HzSHztibVz+9f+5/19F5biFcsNgAREk0k7QplCY7UYoTItN2vSf013Ud"
-    "2TXAcV8A26vZf3ic1Vptj9s2Ev4rhHCH7F5tnzfAFThv0SDopWgPRRMkBfJh7atoibJZU6RCUut19/zfOzOUbNmS3xab"
-    "XC8IEJvmDIczzzwzJPMYeWOUi0Z3j5HmuYhG0VyoIupFqXCJlYWXRsPgv0xS5kJ7jt8ZyvSYNp4lXCk+VWLA3vBkzmLS"
-    "djcZoK6YScf8XDBX8ET0nSi45V6kLDF5znXKCu7nzGQwByYW1swszwfsR31vFoJxWoVxx+Ji5eew6kL6ZC70oFixb1D/"
-    "t6zf/83BDy++ueeqFN++iNlSgsq4+h6Dkn9/ePszM9PfROJZzkGB1DNYkHtS/wK0S12U/gNoznl8y6RnXLulsI4ZLYK4"
-    "0PdCmULACHM+NaXvsfhxHJnFOBoxb0vRY+Mo5Z7j98FgsI57bDk3TrAYR+OwsoDFQHa7GrvizApXKh8sAi+gT7muDYaB"
-    "EIYpeA09AYsGgc1C6GAL3gJ3wuxqOemdUNn1gL1mGZeqpAlhU1u7M64cGS6sNRZH4KeF1Ok4wtFcOMdnInwBr8GS63Xl"
-    "YA526v7vwhomHsBjiUnFLYvHkQOAlA51jSOeIFZ+teJTKa0ArTEGHpwQYqTFg7+bgKMQITUilNQwwRtmS81wxqAr+q5y"
-    "X+0bx8S9sKtaSw/3z2hXjhyzsdGhR5QBBAR3oMuS0rOrXHg+gEDqBAF627VoiBx7/+b7GIA7g0WnPFmQ9VmpFPNg7XWn"
-    "uf3+FMMf46YcQEGvKG3cKKDrJ9ozxkVWrq/2Eb4QPMH3cYU+qXuEzA0o0WdMQPYNIGsbYI5Gj5FfFZjSAU7wMyRZIayX"
-    "AjL+cb3uRU08niGw7m1oAme6Fk+8SeamioYri8JYzHecSt7qQRTAbBy81NgI/duY5byFTG6t/xo89qk0HvFGIakBOx6T"
-    "BU5xN49g47rMp8I2FALCxQxGWho1q38CMYsE2JCq1LTNyJThQBM3w+FfkeKkH9CkjEPyRqObwT9AWab4rKFrCoQkuO5Q"
-    "Vv0S9tLvo9zf+31t6NOOYkpqUI3UiqozY4F7QAkN9Dq8VwlGA9xeylc7UkAn4qjUy+HLr/vDG/iL4rnBGoEaAORvM6oq"
-    "O7r6XuZthYiqjT+VitaTxhI4Aqr5IbVP1ijTw7aWpUyfZmZuyn2tu1BBLRAMLyzG9j93X/Unr67uhv1/Tr4ajwev6NPf"
-    "/gsfw9j11Z14M6FZ1cCrv7Qta1oSDQc3wxCNVKAlAlYGQ6KMO0wrp8wymhwLKk0EBYlRhlJkH4+FlTknwoUJiL96CeB5"
-    "+DazQiCMp1CEaSXpFS71Hek7tjLKw8IKGEQ1TL/pvWyo+Yl+7XUlbp1euHu+morOQGzT+QyQeJGjEvzXdbDFemMGtxaS"
-    "Zz9334tCQGUniG50302QeuvCiH4jctuQEtjB01SiCq7eNViwzu591j4ye9+gj9hoxETecd0UDM4k22O0eZgbDxPd2Tx1"
-    "LjPtUNBZxFPxyik22ZLFKYpoMMCzZ/k2pVs/fJlUfWpqPjEdq/xzlyTg8cyqQVpBslfDLaXUrbBDoKhDvglo5fza1bUn"
-    "6p3VpjacAbkP/c/WG1VjgxjR0OfTUYq2ZAVP32q1+kEicOg8gXGED9BC34swXGUzWJUX0N9ov53dbMtSy5ft0xsMQg/k"
-    "5ryAjn8GOjWbrqhNzqRQKZx1LJ4vsB+9uDEjrRey0C94KkS5NvWEfXRAnGvoLe0uhC4iPjonhWWx8S+k1qEP3TWg6jTO"
-    "1wxJZiAW2J/jaaBQXHfs66EbvKuu4T0MP0Q4r4Gsd7heF7Ay+YAibabd0wh7bKh7HTzb1teRkImxGkrGTkr+f/pqlzYa"
-    "FLqF12cm0w73GitnUj8Z5H8e93bsTfFpKB17fthbggigscIH4peOADo4RTep4sBZ7AezZHmZzPFagUTah7Hhvg2B056p"
-    "DwuEflkR2Eb3rCoQDGqUAbz2aXniexiEwyxBY8lXbGVKYP0FywKYL2L9ORwiGmeLXDoXmvlp6bCWJhYP2iiFBnYeN/aD"
-    "BPEhs/eDMQ/nlctCcdz6cIl2GovVvMnnrdnOGyhNS1mIll8+wmC4Q8U5txgurNnWeXbV76+EY24hi3DN+qmE9UHs+uJg"
-    "AgAS0VE2WhcL6+fJiK6TwPPkRwjEyfQIHndzoTIg89De7Tr+OxxlSmAL7zBp8IaNofjF3kWhzh5229scPUP+jPKYHbWl"
-    "udQ/BlU3XeTpPl+2nCj5B5juaIP+JVOskMmi5d53MMgctP6e3gYya3JqEwEbT+iFQer0LWVof3EqljE0bYdLuaQugoOx"
-    "J4nz41wCLoOO5k0KKUHt8veOdrqLfqdy9y4mF6kEg6gzqk60x29cYNgcuE87cKo/df/Sqsrosv9hVX4ODALevemA4fsw"
-    "XkNvBB/wjMoKLm2P3oSyDCs1gFMZDce46ne6E9Zm8/MXwezzhLp9PKsqHbghPBVhMkb7qOhhe6ZUaEBO3J1j7MIbjTXA"
-    "59Ysm+ooQo3O/4SydwqSilEb6zrUHKui3ZGmh6Pg1I47fG1+TaDonFuY/1SZcmH/up8qwbAOz/G049kNH1ggQao3PXpK"
-    "XXJ62cMswcc6BkOc4eXeiEStyABuOqGLAKnHGgeD/At8orMLUERvqprtvg0OQPTiFAOZ8xJsaxenh8lqS1TV2VVMOw6+"
-    "GdFL5DW92kDqO9FN0NAqyBzLyrABmSEexmQuT4jcNPl9iH/atfsJIHuCq47tke4k9SxcI594y/uliRoIdBDsYZSTObc8"
-    "8XQbji3LwQvw6ocLXxX2rQjbCf/5QdBLN+H0lqEM45knIAsgGweH1S6/b1yy2X9vc9mJ/3yGhgqWLIT+aKxKd/rqyfoP"
-    "yT7M13ic1Vnrb9s2EP9XCGHD0lX2nAIbsPRDUWwttmFog7ZAPiReQ0uUxUUiVZKq43X+33dHSjb18EOus3VFgVgk73iP"
-    "3z1IfgqMlJkOLq4/BYLmLLgIzLJgOggDw02G3y+iVBL2kakl0WVRSGVYTHARmdHoLiSRFDAJg2MgipmOFC8Ml2IoKRdF"
-    "ad5GKctpcPHJigEs5OxPFhmYLpQsYC0H2XCW3RtvlTaKi3ln/+fkJvhQStjgJiBIQhbcpISSmxsrgc6oToNVGIgynzHl"
-    "MeTCsDmMdDgKUk8BmaIw7FFVbLpiJJmkJiTnk8nXRCaEG2erhJYZqHE+/h6YJRmde7xm4BdGRQ+zasbpMhoh3XejkZD2"
-    "V4NxQjPNgHVBTYqsE6lyCuNuIOyxXkUYjFG9mC4bVDE1bCfVk8mTH0aTc/iP5LnMmbBeomL5OrEYa/AaGZ53Ga5Cz55Z"
-    "Fqym3hY4AqzpNrZHc+TxdlnLksfHiZnLss21CRXkAs4wTKFv/7h+PJo+O7uejH6cPr65GT+zv779G366sUdn1+zF1K6q"
-    "Bp591ZXMlySYjM8nzhsxQ0kY7AyCBAnVGFY6k4tgusupdiEwiGQmbYi08VgonlMIcbsA8VdvoRiaba4YQxjPspLZnaq8"
-    "8pPlt2tnpIeNM8ggmSf6efjEY/O7nQ37ArcOL9SeLmes1xGbcD4AJIblyAT/6p5ssVqLQZWC4GnH7htWMGqIheia9/V0"
-    "hamEfSg5Kgx2s8ltnZRADhrHHFnQ7NLLgnV0y9I0MueO1W2BrlIQ59Zm/FtChV4wpccHJttdaXN7btye6A7OU4dmpkYK"
-    "OijxVHllXzbZJIt9KcLLACeP8k1Idyb+nVA9NjSPDMcq/vSQANwdWTVIK0iGNdxiG7oVdiwoapevHVoZvzZ1bYlas1pU"
-    "zxgQ+9D/bKxRNTaIESGkQUGEVUkxGr8W2fIXjsAxqnRRCz8iwz8yN1xFM0iVF9DfCLNZvULTVb1crOjCa+V+hk/ofnRK"
-    "CxaSOXATZLaEdkSThLMs1kQqQjX57e3rV91ubij1oIbOch2Yvd6lzEnTTVlO/57QoAJ6UtWE3qCEyRSrjUC4JgUXwvWv"
-    "TQGqDuVwzhCcEnxIpCAG9CoyKnr0uu8H/bJvuIX9+wDXeYi8xP36AJnweyTpZugWR9DRY/fcWbbLryeQI6kElJpGKP8/"
-    "bdVMN17q3cDrgZNwj3ml4nMujgb5l2PeHt0yOnMlp2WH1hY2AXg7vLX5pceBOqKZnyq2nOF+kQuSl1FKjCSWpHuIm7Rl"
-    "cDntRP2bKwTDisfGuwdVDyeQVz4SyjOvfLyETzj+WlAs6JIsZQn5/o4kDsZNg+1ZPKg4pHBG8Y4uOdfanRVmpcZSHSk8"
-    "xyMV6tF7mmn7EtxotWv7LHXHoWEe2y29YtoiZB9kq3XTh20JNIsUMyNNy4h5vn1OUh5DjwNZKc+piC+IKoUOyaw0WOZA"
-    "HJJx3XvLM4h0iN9XD+WHdvu4aQ92do+HOmhg2HU8ZKRi7xe88P1zBZ82luzsUwwlbLuUNuRsNFoyTfQdL7Rd8qGEnUG0"
-    "R11fHc1mULxCjEesp4HoXE0N9nD/6r6z5GkypYu1vYnSuUynLEveR9UBYVO34ZtkDI9/GjMio1BGkLDrnt1rB/kAiXrP"
-    "SlvA3hblFdJjmqz1ybn41bE67yu2+uHS5p4WcUtlPEkof2autbAoeHTn4eESPomGw6VJwQ8kUTK3BwrAThcQexYPPGIB"
-    "1f5Lc3eqwqXYHaEGjdpLuW1OKei0t9BepRzg63j4F3uWCXLnf/Wc0vrK9Yw3rwZzFnMQyDbc1QXL7gtAGJZbrne3XDLt"
-    "uw7sNHtosv+w2TsFVCEsjGyg9Y0bqUF3AT/wsoQUlKuQUEFkkmBPB7DMpGBhPW8fJ4RcT3ehfUrODx4Hp4FP9yahKsVg"
-    "BmieIN9igAdtpIV4ksgy1wTveR5CPFiuwAlKiZILn531undI3cPsMoNAJfbEpXvY7Crz/Z5OQJ3KqD3PVEK+j6DeHdo5"
-    "fFHR95k9nxOsEXc0tm+UzploN/uAKRMMDXdVD1PUwOFKk6g0fQE2kAWGWEHnjMAQJXj5fWFJFUsAqyKyF15c3AgcdPTf"
-    "aJJTdQeMoPHHhgUqFR2DdiKi2PED6eD4BJrDonMjF0Xxa5VsN0LObq3GzrAX5M2Ll7eP7Ksm5A3N+isGtDg8xzo38fA2"
-    "wUsHnvM9JOd+wZngv27PcQRCjzDVLh3tnb2Yu2eWPW/d73zUgKMdYYhejlKqaGTsaxG2WlsfiKqJga9ubSmcOghcRB4y"
-    "tTh9SpCG0MRYIDPIVBrioM/ua5Os9Q/XjwH45wEaQdiyYOJKqixunBqmq38Aq+OAFXic7V1bbxtJdv4rBWIHI+02KUq2"
-    "ZzO044Hi8WSUtT2GZcBZWIxU7C6SbTW7e7q6JXM9AvaP7GuAAHnJa17zT4IgvyPnUn0vki1qxpAR7ixmxL5UnTp16jvf"
-    "OXXpTz038HWs3N6oNxw86Dm9UC4U/Lj0U3euQrhwpRLtRyFcOxocDob9xB0cwuVJlsyUOk/Uz5mfKH0eL9M5PfX07x8M"
-    "voUHPKXdxI9TfvdPXN5IKChvKdJlrBwhRah0qjwxS6IsdoSn3EAm8FslSZRoeCD0xDzSqR8okaqP6eAsPAt/VEFMv8Qi"
-    "06nQWXLlXylx1vOibAIP/pxFqdJnPUd8rf1wVlz52oFn8J8UxKo8h/84Z+FEupdnZzqQeq6g6k+fxAc//CDFzQ38+EpM"
-    "gsi91OIr+HU4HH4lAj9ViQxErBJXhakRNozC/vHps5OTkXDl9L/+zRH/+7f/+J///PcBKCTK0jhLe6NPvTRdgkqwCXA5"
-    "9mPl5T9vnN4siCYyOJfJTPdG7z/lHdLvf9AR9geqDn5raEU4g9+mB6CIqQy0aipehvpaJeLaT+ciCpX4p9OfXgkVXqkg"
-    "ihVcEToFvaWP+QkprmSQKbEXJaIvpvBvuO2H+45I50r4ITRASA2PUTHR5INyU3GpltBnk6WIZQLCgl4ECX3jVKQ3rXd6"
-    "eh4lKV6KLI1RYbaAVvfytqJOxhvbyGWjuAuZOgJfFiA62ciep6YyC9IR/dy3CdWfgn2VwsQynW/W63UCBkBaMRqeqwRM"
-    "OoxSkUZGqSO6P1mCmYloCg8KfyFnaPiZ50coolpMlOeB9mAIRRlYktiTYFo6/VrD2ADxocs0Fvj6+O2P/SNHDAYDR/ip"
-    "5sYVNUEHKRCS6jOGVGmmpybZrGzgJIoCJcPNbYSuuhZpIl2Fg4Pa4IfQvSHYPQ/Rej2pv1ARdbKpCXpzopLNFbkydFVA"
-    "0rvRYoEjSU7RjtK5rwX8Xgqt3Cj0NOrnwtRzwUI0+nQhP5bGZuRAqWedBAEzqvQp6LeUwJ2DebsglebRMM2CgLtByyvo"
-    "QhwtF8YU3zz/4ULsDUdgD9CdCx/GF3Q8wISYKa4hhU6ATjbWyQ81WqJjPwj6np/c2jbRFhsyov0JbJ5pGrSKxG5UCSC9"
-    "kFuYSgwDmBtmHIrwIjdbQJMJSxB5TM9+rffBigD2pYdCJVkY4tiviTH1VeDdHusIwrgJjsgbg8Os3w+ChR4JljIKgyWJ"
-    "CngF+ki5j70oRVdEGq4Joz7GgfS3gF6ujTsDxn5E16HPGWJdKF9Mk2ixURsTCb7ztjYAJRmzlUEATSfAfuEjnHzyPSfv"
-    "DYdB/YYl+eHkxXPqrxz1sd8KZxH4+Eu6c7GXWzBCkQqmpNKG9X6IJnqLEUh9aNo8EghA1IoEFNSnjqP2oKKw56IQITMf"
-    "RA/3O0kmdR9aDxQA+nsLU69LyH6AtJK7WuA5UDuOMJR62U2mIIiuAajBtjI3BT5zZ8FQQ5Xy8g5HbxJ1E4maszXjwBp+"
-    "zkAAuCpeHb98Xod3Df5kL1GxkqkE1rb/2AyUMJpEHvZyKCYKH1NgoxeAu1BMzja9CyIYmtUONloXfKl0lWcst1ClacOS"
-    "nW9FcBi+zGDh1gGAe97CEQ2VdC5TbtrUT4CbQh9oIlYR8aZL0J/YC5VCj99qLtdpTLjoLepUcH1QIJAbVMJkGUutkSA2"
-    "Ogwx7m7QnVeKFC8UL5+9JhvRB8hIcBz6U2htJ+NZuPE2hEMlV6olSiGHiED1hE3dLJha1iflbUN/zHiCpuSew/g39Gpc"
-    "apZQn3SSJg+k7tJDpgyKNdRHv1tfgN0FwdbVgiEcI3URp1iM2Dv908mLF4OFt79ZCGDuufOsOFLxhD3hU4w+ZIEIWi61"
-    "GRTIb5tOcm8ayJmDzsgxundEvIyTiEIQcFnGCbBY1zgQQbIJwMtjkYWeQhJAgQHKqrHYxIfmgvsTELLIAZR0pULkoWVw"
-    "y5QNIzYgled5/PZwCP8DbcLgdqVR1XFYoYw4lklje2C5To7IDoUkFQhEd+oYcpZL57D3wMegpX4ShUShGO3ycvdFEIUz"
-    "gli4ROJUyCnSCA9AFZlyCVplAxyuraTJ4pUjhsReIXpV++i3XIxdsBLBoA+MFyFAk24XMia1oZAL3/MCCloS4OeJB7Gg"
-    "wrvwKESFGlCdlGt0pTxTDOE2k1FwBfDulMPnOn3GCvKxn9+62AeGNgNlYERSp7gYY2vAqNT/S94tLyMPwgowlzSBItLo"
-    "UoUkOplH0U3opcEZPfnFX5zrFDjhL08d8f7k1enbsSOePDn98+nTpxR5gW0hZKsMYiJoiPIowPMTMQHdXypo2AS0AKYV"
-    "RNEluHT/UtWiBh0VARooFu0dq0b3R633MeZDhJMsKjYoA9EzzJFAa97iexOVXiswkSfFnXPUj+ncp1TQk4MVN5HmomlI"
-    "1inWzqNLChN+kgdDQTCO5SJGItM4JhGK8W2T6SBJpxHyFmKwxDMi1q/PnaHcROH46R0L/rvJgU1zY2ABCb2IVI+FHYkn"
-    "/M4IucNTLI95cMGIxXukq2PTfZv4LVkaDVG9gtU67GvRdn16z+Q7wKxByL06bxyhNqAzl+DpQ1/PwdJRjvMGRYVCMCkS"
-    "BGCGe8yJxSt4VtIzrG2wkBAtWoPlQCQCg45og4Txh6kCEwezoGhhMFK5O6BF5ld5mx/3Ke9Rcj/KIpBoxqe16CbIRFB+"
-    "ePSIIQh7Yir9QHkDzErl/riakkJ/oluZvufuPDIcSWdxDCQMhj0+SkOWwBtuplguuIfpFOAbTaTQHlx1ZQLhB4wfypNx"
-    "Eg8uN1NiJoG2mp5C41pO7Vic9Sjz5531eCSaxNfZGQlICcCq/yxyGGsiGWtFocgfrXljYgzdUiTk0Hqjw8GjdiumQYS5"
-    "LspFYl4mHTRCaHCXHX2+qcbKAY6FeTW3HCz3oN8PI/qrUakJTTcGqqbGXuN1T1a4OkCNWv/20fDom/7wEP7f4J4ROs16"
-    "SZgyapdWj3cqr3R4HNhDtZIs871NFSyirCaXcv2FDNY3cjg4HDab56m1Zt8qYyp1Wkmump8aIKA3rhXtRkHUMeLLy04o"
-    "hs6L5l+zRNHUwQQwvlFDAMgQrB9MLfMvij90jsaNXN9yojqUVu+4VC1a77wfV0NGf61A78fNUfKG4liBOW+4xynZc5NL"
-    "A/b4u/zP3jxNYz06OECuZ/JTgyiZHXgJAPcBGPSwf3h0UGThALd/mhLkGWk5446zBgn4riT1FdHT6BL/DcgKHUtgBIiN"
-    "rhqvSs/zUUwZvK68Yx3s79AdXRCsX+TOctCqjGB39KlhJFCjgbLyVol/PUa98pZ5Fu4QUJU3cqSCO4QfcIfz+iWgtCpG"
-    "3Kg+Z6Cj9ZwBhuajfTPaW8/L+rOrHmMkqD5pwKBdICMAPApNwUQ63P2X93/oj7/bez/sfzv+w9nZ4Dv66/e/wJ98bX/v"
-    "vXo+pqfMhe9+Z28d4IKtX3hUw50mtEOAt5Dgp+mBwYZhDDX6aYAlP7OiBFTEgxsqqozX8rUX9qGPktMwRlsNl3V7r3rQ"
-    "wnIgmL0Zo95hIJNFFn+0izZXZJKAjdzcVIf1+5xAlC7YuGbjO425sVcqnAq5iRz8C0g3oJwDaA5zOUCxhBVlAGIg1jiN"
-    "gY3KUDxuWzfC+rjjJjmtxq+ACEPgrAaChM9yo6GtvITxTfMOwI/Bm3Glo7pglUFnqFKmmbYKR3M8m9t36a9oHETOGuI8"
-    "6z1g23Yog7gjWWJgZkcmD/rIDyxab2qGpCplGN//bmR1j2mAmTk+uNXIv+bB2DlHCJQx0dgK/n1OUcg5hDHYMDNjmP+Z"
-    "ZDHn3Re+1kwvzF/nHrjREEaWSzRQJQsIAkyOvphZzFiRmFmSGIsRbHBgUAQkcwXhDfwX1zOUhHs4eEQdYJI7FN1ili9K"
-    "LnUsKe9DhZ+bkjV3IK1boABGCypYPBCmUEFFYrviX8ffr+97u+PdNsBZ7a7XRjKrPHmnCKUe1Kx2/reOQpphTGf20IxG"
-    "unGJlVFIhWKUvqwT2Wj6t0oVeKVgI5Zity6xIC6WQldQmA5iFhyn5c0L0vcb8J+xJWgqKJE18lnXqfTgZ6NOzXhqWypV"
-    "HV5b0iqLkWC4dAuStTo2qoVQ67kYyLEmbrmpxHOApNetOr+Hi5jTnEtcZjbzrwDBJ0tK7dHSAo05cMlJw3oaKgQvB8Ni"
-    "EQOAErHrmIvq96kyC4avzxK9xdkIfBPFmPuehy6cI7hm2QP6eevp2HdmKgTT+piI9AY478qv7PcKd3ipqH3ViswdJKRX"
-    "EkZBDzOxPYtgMnQhch7IdPCxU2hvqbJeRKvmf15f7fLu1S5t1f55TbVT/2Pn5QPrMmzv5iqdc86W5wTwF5nDanm5bots"
-    "bpSEELQ3zZCyGxvs5AQGh3l9ReVl4S1F4UCyy9MxobQePm2SGty1yomVWqSJEn/mh9sbaeX9bhZqXtjaPCvvd7PNQE6q"
-    "jqFLAi/HrbqOX+PcL67qVBrg0JA3i4R5hS3xXhz/w/MXzcVlsrrOslPme9gU7EdcEZS5c1r7iAVy6vsLSbuxC9jF/LuY"
-    "/z514xcT898mdP98cTkj6O1S7TXeVy+O8dLS1+z864T+Vtl9WojK1SIdjP0w5GnYugAm0OxeMoRDES+s5WW1gQwt7fpo"
-    "Dx6WtssNK0WPu6zGUa+xPlv2lJmRZQA3SpRptbhj1my7PEvWOWdB1ZDoy9RVPTdeCXZL8/qNZwws6mXKs7WR3x/1WtrG"
-    "ZGkjWhMAVGo4tUaW6EGJUG1MxdkpU51mNWVgTOsehqMTaFX8A1zMV4pdy6VYRhmugsW1Znde/DGPrtfyXGZauXmWfsc4"
-    "LTfBLKjDaxzbIQaqDLRFrbp/3NLCd3b8cccfd/zxy+SPCGWVJPVmrFo/AVTDrkZ3zTnx3RHUeQFmX8vMbWcIjgWnK/OV"
-    "lrTjRDtikhULSHGxb3Od35rk6iTChdpeCfb3DnibA64cR00utUPkHSLvEHmrWfwa6lQm7GcZ6N+0voIb4/q8yT0F+Zvu"
-    "oJviiu5r35KUfQcXef8KPvO4utNsj7a9CX3px7q29W7/15rfAtLudt2VWJuKv3cobu8IG0LsErU7WL9P3ViF9RV7Qnvl"
-    "DtgvDvgR1eAZg33cjIoDKFGsvk96qwVdJcwKU9Fn4/uMpG3bbSHnbZ2GnuPmS9csSa37jmd4VQQqpT2Cfsh78PD1rqmY"
-    "Fj0vt8jg9sRmNqYx52xb/PCKtjVCrMIi3z9PsSHBu2I2bxcL7JzGPerGLyYWuJfE3YBb9+B/A8ihbsITLurQlvnXt0nQ"
-    "VGA/lHGr7tNAqZhOKyr2p4cR7TH91Va98bFMpRY7rOoYDob3D+prkzU7zN5h9g6z70jjCZZ6eKJkbGfxuJZ/zgd9FX/e"
-    "5xxOLwe7KlwUM64VcLstb49997KF3a/hYuVMgPyYBlTqnSdP867ZNH1qW7OCb9aX9Zn+bhZW7KbVa71Bb8GHqxXTH/wT"
-    "t6q052XfzX2IWrjGuhD+X265KXqhPD9btNSOsycTv3ECm1vfuN1p13J9z3GYVvb82zfG3z+fuFvDuPOYO4/5+Tym8QMy"
-    "Js/mlLCmFxJo6dabF0svI7hswSULU+5nXCmJ3qPV1escjVHO6NMqB7G+qKrDaDkdLB0VvFGg3ClY/AdlYrPacFyxHYt8"
-    "wMi62W7FwQbNJWTNzVmNccAqu230mCj4r4V/vOHrOecYwR+411LE0k8cOs90OqUjl4uTivg+7dAMo+J25+n/34ytWHYn"
-    "nP74/MUP5+39TF38tH1drZmWA4XhCWCa+Jqt5u9P3rQ2buBhTD3LzFrBoE7XUg1b63/Kz7gFOfCIM6rACAM9g+aC50Kr"
-    "uHE+Sxg1D4HpMtFnk+A1nfVHSx4rW4Z470heRVOgova6UNtOPa42aTo0rmEdLEVbHRKwbavKG+Xu6N2O3u3o3f9jeld6"
-    "2grDIwx2Gth3F5qX5CCXMz2sQVTLv9d079dhSZ39c3O3e+6N7bOzGz1szSPeVLZUbCis4SybxaybMe7g4FpnY4TRObu1"
-    "bpPQdyKZualY9pfmB+/zhwIeiwtzYv+zl9//91//FQ/5hpF+jcfJ4vxJ5RsCd06A5Wizfs56TVomUdPKaDHfPBh46sqM"
-    "jYOr4eDBgD5jcmMHBS5rXNVV8dmKZq9Kz3LerfmkSHHcukzFtaSze5GL4ym5eEK+FAhS/CUSEBqGAh6Z7+MSgLOw/NQF"
-    "HRGcXOJprHgSbdg4t3cAr95Z6aizTSy+/nmW6VSrW+bdhvXjBvGzGrdM3OF5yvd3gmrFm2SPFudrVNgOTm/wjJFwxmfk"
-    "WALXJkAXZgeWwi/SEbnl8cZ0es7qswHNjVseRdKUgpuDlo+mS1/IQUN/LPCd6lm5UuOu8AZ2sQEWVmXa7xRnj9DXhnZc"
-    "d8d17xHXbXuOwksMD48ePHz0zR//7ls5cQG/qG1temjOVG8+LXJ8FUNhgFIw9tkY4hboYxu/pQeqfYyIz7ffuyCQyc//"
-    "xkPg9wdrQYwWU/gLzAsO6z6gx8i/9pXDNupbAGMT1RlXApJ8DFSjCzxW+9ylg6gOa1Zt378aigzME8gEnr6BcUuGp32H"
-    "dAqHFHMwm0AleNg4nh9pTmWXYpKZo5hN/RyO1Co/6lA5sAyPs3h4PlIyI15GHwzIPwxnPpukodManzNI1AcSuiZHGUxV"
-    "JHmwWRK0FZ73NHtGzfe18pPp+YicSkXtSLBS4cNuFeYtwQ+0oFLxfGb62ga2H4gWVcHr7R8Lrdj/vB/bGlyPGSuifPNt"
-    "l26AUO8S+VvaksooAA/cp8OcWBB8DoG0JoqJfSuV//FRrXJr1jRZCjmTdPg9qICPs6sVW8a8Vcs+uqWOE4kn4+tUFF+N"
-    "4+92IIGlj8EFDUtqBPa1uh910CmufcX6KIrAs/fpg2j5pwS43Md0Qhh9EMB8jcSnzzrh90SWNWksCYWaRN9004YZzqgN"
-    "p/bdEs/38DSo0DMb6sgQUGqumJnOqEL/+YwzOcdQgUIBL1JsKlM8+wualW8IcZpBgxtlgUePThR9zipV4WP6Kgc0gL9F"
-    "gDCDRlHTQT1tUm3+g+Hm5p+Ub4u9Z2kS9J+JA3F68o8nr97uP4ZuOqfvEWCj+eODoKO6HVYTMdXaH3bBl+JlsQd1vn3+"
-    "5uWaSsc3/wcHWxNZeJytV9FOJLkVfa+vuOnRCFC6OjAzu9HCaiXCMjMkC4yA1URKIspd5e42VNk1tgvowHxKPiBSXvKa"
-    "1/xKlO/IuddVDTsws/uQB0TZbV/fe+6559p5nmdWNXqbRpcmlgttR1mlQ+lNG42zmP5Dmt4mfaX9kuKy1WNSZHWIuqK5"
-    "d107pkqXtfIYa++dD1hgK1q4EE2tKeqbOKEfA74WJlC4NHVN17AJM1GFS9jSVaD+fFrnI2Ci8up6TDNl6jGF6Lyma8Nn"
-    "p++w0PWMStfZOEy1prwcvj3cc+Xlxjb5zpKJ2BsXlOcXwVlxzmtVkbOafn96fETaXunatXoyykrXtCqaqalNXCL+E/2h"
-    "MzBH75Zxgc0vJ9/8mqITu73L2NXoqCoV1XZGBJxCwu7FZGuymftysjXKciD97a/ynN5oq71i8KZLmnZ+rjXNvGtoAb9q"
-    "7J20yx2qHFkXSVcG2OX5d1n2bDguy/5POcmyt7pu5ZuaLkQKnb8yV5pGleumWPWhc1GH0ZjWgrHz1cTamEajUQRH7teM"
-    "RuNsqsrLP4daITc47vaWLoy9UPTxIwbPaVojIYGeY7S1ufmcgC9wqKnVvtQ29g5aZ/Pd072Dg20q1ezffx/Tf//2z//8"
-    "6x9w9tkz2nM2elXGLMvpJCVWBSralJohHe2ySIiaGGjm6kp7Wtd10CCdB1JzjjEuADugWAuEfC/AFF7denehy0jGhqjq"
-    "OsAfkKxp2LWZ88TZeM9W+GiQuV8HlNmP3oFiTJ2wXQHj5OhjF2nv+PBw9+h7mkwmPTELWscRRe5IRnApRGRCDtI3CLte"
-    "PqbsmIrbkbscbVP0HUYjpiFGMPuxwHIktSx1CILusHSmgAbWCjUwvkX12yrtwnSD9WquV+OFsbE3mWxyVXZeT+h49S3h"
-    "Jq6tfGPHcZITsMGLiKTDfzfjwLCU0XnDyVADyGsMadtJWlehuukqJ1K1M5rVah62v4RqX+prtyOWNzh/pepOf1wDxpd6"
-    "CbdYMJTHb2Ah8ZqwA+jTrrwQfQicZCES3DV2g9194siAj0YNJxfgEOAKP4nJiZoyxf28a7T8jHQgt32sHOdOEiWcOdUz"
-    "FrGOq+4pO5Of55O+aWtlLB2/Ozs4PiooKAQt/MfJvR0YFFRQaU2vQeuM7JgTaLyz7CmWeKOgBmP4YWdmLlVDyHKlZ6qr"
-    "44ZoK9MUkmjZY8527/MOspaS2LhK93q1okepvDeQVt4Q2AcuIpbSCerwSltlS11MOC1Q+7aga+ehIGJEQuGEHDl0FRyK"
-    "HU0bQYoVXomRqbkolkPDsix8DakfFKgpTJ37pPEVyKFvgP+rDUlPbUIMD6MR+oZB/S3rJsIr+KNgX3apdpwxG65BKpC/"
-    "BCrrAUpp50h+ssd2GtUy0cV2YyrI/kbqiEvXrVigeC2hDpEEwM2dMnmd5426yXvyHBXbPWaof1tyYykeet4NyvoEZXoT"
-    "J/uvwRg3mwXN9lAXc0TJap5UskO/Tg0jp0Nll8gbSyPAdUjQk2WY51OFwVBHwoAfBDxIkLlXmh5YjEeYQKcZSfmzJPVq"
-    "c19/EkXCNonDikeiKlqVi3FCiJW8MJxO3GUAC7J8tUpiEEowiojCXecPlhQbKYtBlx5QfFIllolHqm218pK9BB/i/zZt"
-    "2D7aPdz/rkitap+JVIL0Icvu5IPuenlkrcWg0UrK5S67w+Vg9YfVm/j1biXcPLOFcQFZ0d6qusBg11IH3rUQRgQzaDAk"
-    "0lQsp/1dgiWldT4OdMJ9Yz4Rgy/YYMcqL9aQ7UpUVZjWi9RYBn30zAQIZgAEmH1YFF5fiBfJ8Es23JjA2sWmzxZy70Oc"
-    "zG2QWPedNMgFJ0ody85XvPNRRSYLw1mPqpk9BDNkF5TJh7iD9Gkpzj/9JRn++psHPp1XutW20rZcpshb8Bww/CSkdEzv"
-    "4qrHJ8u8jhtisv3br9j2tAti7Qzqpuasu0xXaB7DmBZuvZD4omk0ePNpXB5BtNwg87xfIWy/RtJKVkE+frCTTuTyOue8"
-    "J5B20Vs1G+DC4PrkNqmGOqS0cEcqQ6ql7wcGv8lBi+Vg/ms2n9afqxkYdw5dGfztecX+jvuNSthVmQpVyuU1BsliQpPd"
-    "SJZILG1LrpI68iUMgwWLnQh15XTCe8ZXK/j5oUNlIq3jB7tkJW79dSVLp3gUeBOjtjsIFiUI/OGtNG7JQx/Uy81V/fiu"
-    "jQmyg/shre9FX+d79Bs6PXhzcHS2sQMgz6UZcBSshYGD7u29EpZje2Os6s2drUa0DiNn+yeHX7KSrrNJkbKnLxbyEKKz"
-    "/T+e0dGPh7/bP4HU75cL17fR0LVc2ziPF4peS4/Gj1yNeIns36gGd/QnFToZR1+tHWo2z/EkMY42J18VTzvDzzEsCwvV"
-    "pmsZnPme5xTJ3LjPKB41cu02ukYJSd+S5Z+5PDE96O3xe1h7zZ99U7xWy0EvWC0+d/NaPQux/T3+pZsEz+7w1pAUgdbz"
-    "fKnl5dmmrjhQa+PnULo/gcTGZ8B59CYlbgWnaGFwbE8mag2apr7BnUqunF8Mi5+zdPp2/4fXsPGOBwFykqRUmqJKB/6y"
-    "EMQaelcNHJBF81e424CTXwyof0UnL845JLhy0k/2x/OFSxpHq4yXUsVFgnMGB3Ebkoep/C6dGc+p4edf5vfgwsr1SusW"
-    "/6zLS1c7X2TZcboUJ8HrBfVpi59c1Pmx9aUXhFw6J9n/ACQR4YU="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1400,6 +1214,216 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjo4ODI6MjE2NixpbnB1dHM6MTE2MTo1MTgyLGxsbXM6MjEzMzo4Nzc1LG1jcF90b29sczoxNzcwOjg1"
+    "NjUsc2NoZW1hOjUzNDU6Mjk5OTIsc2tpbGw6MjAyNzo0Mzg4CnicfVVNj9s2EP0rAwEFEkDe7vaYnoq0RdtDd5E9+GD4"
+    "QEsjizBFKiQVRy363/s4lCx57QRYLGXOmzec73+Lo3dDH4oPu11RlPgXx55DURa/Va0j/sJ+pDD0vfORa0pCOqjqVFLl"
+    "LIS4fCj25a6ovTpD61ccpCi0queSjvoLWzqMpGOgRrOpAzlPKtBfr89/Z8VGaQPF33GQthRbprMaaXQDcCdqnM+4EJ1n"
+    "AF+jq07kevYqamcDpPuVHB6Elk0D5LNlkm9yjfAKJLOddZ/ItjgW0c/JYnqoD5HebTYjBwon3QeBfB44JIvvM0OvqxMY"
+    "XnBQcB3HVtsjNd514j/MZpyHlhPop/w1iz/gozHqSL3SviRl8cwm+QsC4yzCN8nPOrZk3UV85TFN3sLvyg02ws7HdJLh"
+    "GNmHFFNWFQhUN/luVZ/iaJj7MnlmYTuc2cOGOCH8+xJ8XadsnWtjKovdvnyErV2x2Uj8QVhYPBaEv+C1TsWSnh4ff0gh"
+    "11HsJWzyA5DNxrr8vS/tYExSOjhnGM6Llxn54wV3IehVbJOtRptka76u1bh6wXzbIR2IxK1A3bvU9TfAncTzHn3NU+mG"
+    "FO9g3DnBZnnljPNT7mvIj57Z4jyYgdc4g+4ygnuC9Ke1qFPjgW9Na4mhjtytZJ+4ZxWpA15Q+bpRJrBke/Vzv3TqKpHS"
+    "rA+pPlas2xacGn+BKmUM2pzeef48aPj0fn5m1lQWo8I/qPjw9U603mLuJewK0+ivEjYpgjuSuXS2LXoOVYtHhqhGadKp"
+    "vRfOynmLLljZ/BOjaLq9wX4/b1nTTANp0XNeH7X9jvMT4NueG3WQSpilL17bNG4PHFCd60YKSMY6TX+4M3UD2js6ElkG"
+    "A71fhmvO9V7S3ekQ0OPJrSGMOCqvQouzTzbBvKqUPGDyqIT601QvmEEVX7pZfsw5WSyvhhNNg2l5xvT66Ae+GWUk42ld"
+    "noxVU4er4F1byaN4UQnyuLwQEqpTWvKIvZVYtq1GwC5isaH/kajWI9pAV1NgD/q49PT9WYCYuau5JPcXmptgXrbBysE3"
+    "HNtUxvNSwrrAGMYeSotlMvqa3WvRlu4s3zVG+SUHz9aMog4V7AEvw0kMIV1zjWfoi0FkSKovXEb1VUKXndXg97RsVnTY"
+    "LG+yf8d7+Oadi9gjhcTov/8By3iw4Hic1Vhtb9s2EP7c/gpC6IB0tWw5wAbMX4Ji6LABwxp0BfrB9lZaOllsKVIlqTle"
+    "5//eO8pJZImxtWAGuiCAZYr38F6fO/qp21Zgn8w/R89sWkDJo1lUOFfZ2WTywWoVN6tjbdaTzPDcTS6TyySeXk7220cR"
+    "IaCUXn2A1OH3yugKjBNgo9nnyMGN85/NLuuMUGvclYFNjaic0AqXX7JF9KnWDrJFxEiEbYQrGGeLBVvx9KOV3BbRbhSp"
+    "ulyBaQEK5WCNKz1ExW5foZjhuNyS2sP01cil5m7EpknyDdM5E27sN+W8lmjGdPwdguWSr1tYK60lcBUA279pbIljkpvE"
+    "sdL+6QA459ICQlfcFQSda1NyXG8WRgHv7QWjMZmX8e2BVMYdHJXCIH4fJ1P8J/FSl6B8lLjavs6j2byDFTtR9gF3o5Y/"
+    "pYx2y9YRtILQ/CHYRyOK7GFd61pkj1Oz1HUX9TBVCAWD4cBQbP+Yv4iXVxfzJP5h+WKxGF/5p2//wcdm7fnFHF4t/a79"
+    "wtWzvmZtTaJkPE2aaGRAmgCejIpEObdUVlbqTbQ8FlS/EQFSLbUvkW4+VkaU3GyZ30D5d3uEAXLb2gBQGq9kDf4k4SQd"
+    "9aPHO3YyyePBEv4C2VJ9Orpswfzq345ChXtbXmQ9364gGIj7ch6QJA5KAqFPG2CL3Z0a3Bgsnm7tvoEKuGM+Re+w58sd"
+    "UQl8qgUZjH7z5HZHSqgHzzJBEFxet1hwX93z5fIpcujmjGxrC1413ntYka6tbwtgXm7cg1O8hD55U72otGhy7D5M/+LI"
+    "dwUYQHb3xzJhWSWUgqyvwJ4+hiNjkmsMMtOKObSrklwF7LoJp8Q2tNwJ+U1E+1ppfU3n9QJDbULckEivT3QR0cYW3MvG"
+    "s328btL7QjcKjD1I9P+nrw6KsU1h9+l1VjILulcbsRbq0Un+9bg3YJvkq4aqO37oHOEJoHXC755fAgG0KZdtqnhgwPpZ"
+    "b1hZpwVzmnmR/oSVdHVoOG0IueZcyDOSa4ENuNWXS2Ft0whXtaUWkhoaUkmKwhBs1V1foBtI6Z7fi6bXn7TYQmrAxZbX"
+    "KZzP8t0QTZxGSt+I6ox60KCXQoBSe5P0cI1tATJHEsHx74yKUx3Z0EBy31KPziO/kTxli1cUX5dC/dJATUM1a4dlT8sD"
+    "ilfnnEsg1SqzYYLYRy5pSn+g1pVIP551kEKnnL63NrMTbSUOJMUOGIIL34LwAnuaDt4VAnmxwWjP1h6E0MXfgVksRCor"
+    "cTidl5AJVMi31f0t5/gMjsv6gRtW8D56eiLvUTq5bHiKGsDPry7e/42b+nMxTQveXqx2Kvvc6DLq33GwL0rZtKQTv0S8"
+    "VnLrUREJBxKDQi04Z2poj1wnwK4lJiTz84MNwByj6MMbVmMiZzmas3dq4BcRpf9MOcZwIOs/Mst8kjyZk2f9gq5dVfuG"
+    "cDxtDAxMGtyIoVUp3XrS2jGu7AYM81zNLt57HzSHztibVz+9f+5/19F5biFcsNgAREk0k7QplCY7UYoTItN2vSf013Ud"
+    "2TXAcV8A26vZf3ic1Vptj9s2Ev4rhHCH7F5tnzfAFThv0SDopWgPRRMkBfJh7atoibJZU6RCUut19/zfOzOUbNmS3xab"
+    "XC8IEJvmDIczzzwzJPMYeWOUi0Z3j5HmuYhG0VyoIupFqXCJlYWXRsPgv0xS5kJ7jt8ZyvSYNp4lXCk+VWLA3vBkzmLS"
+    "djcZoK6YScf8XDBX8ET0nSi45V6kLDF5znXKCu7nzGQwByYW1swszwfsR31vFoJxWoVxx+Ji5eew6kL6ZC70oFixb1D/"
+    "t6zf/83BDy++ueeqFN++iNlSgsq4+h6Dkn9/ePszM9PfROJZzkGB1DNYkHtS/wK0S12U/gNoznl8y6RnXLulsI4ZLYK4"
+    "0PdCmULACHM+NaXvsfhxHJnFOBoxb0vRY+Mo5Z7j98FgsI57bDk3TrAYR+OwsoDFQHa7GrvizApXKh8sAi+gT7muDYaB"
+    "EIYpeA09AYsGgc1C6GAL3gJ3wuxqOemdUNn1gL1mGZeqpAlhU1u7M64cGS6sNRZH4KeF1Ok4wtFcOMdnInwBr8GS63Xl"
+    "YA526v7vwhomHsBjiUnFLYvHkQOAlA51jSOeIFZ+teJTKa0ArTEGHpwQYqTFg7+bgKMQITUilNQwwRtmS81wxqAr+q5y"
+    "X+0bx8S9sKtaSw/3z2hXjhyzsdGhR5QBBAR3oMuS0rOrXHg+gEDqBAF627VoiBx7/+b7GIA7g0WnPFmQ9VmpFPNg7XWn"
+    "uf3+FMMf46YcQEGvKG3cKKDrJ9ozxkVWrq/2Eb4QPMH3cYU+qXuEzA0o0WdMQPYNIGsbYI5Gj5FfFZjSAU7wMyRZIayX"
+    "AjL+cb3uRU08niGw7m1oAme6Fk+8SeamioYri8JYzHecSt7qQRTAbBy81NgI/duY5byFTG6t/xo89qk0HvFGIakBOx6T"
+    "BU5xN49g47rMp8I2FALCxQxGWho1q38CMYsE2JCq1LTNyJThQBM3w+FfkeKkH9CkjEPyRqObwT9AWab4rKFrCoQkuO5Q"
+    "Vv0S9tLvo9zf+31t6NOOYkpqUI3UiqozY4F7QAkN9Dq8VwlGA9xeylc7UkAn4qjUy+HLr/vDG/iL4rnBGoEaAORvM6oq"
+    "O7r6XuZthYiqjT+VitaTxhI4Aqr5IbVP1ijTw7aWpUyfZmZuyn2tu1BBLRAMLyzG9j93X/Unr67uhv1/Tr4ajwev6NPf"
+    "/gsfw9j11Z14M6FZ1cCrv7Qta1oSDQc3wxCNVKAlAlYGQ6KMO0wrp8wymhwLKk0EBYlRhlJkH4+FlTknwoUJiL96CeB5"
+    "+DazQiCMp1CEaSXpFS71Hek7tjLKw8IKGEQ1TL/pvWyo+Yl+7XUlbp1euHu+morOQGzT+QyQeJGjEvzXdbDFemMGtxaS"
+    "Zz9334tCQGUniG50302QeuvCiH4jctuQEtjB01SiCq7eNViwzu591j4ye9+gj9hoxETecd0UDM4k22O0eZgbDxPd2Tx1"
+    "LjPtUNBZxFPxyik22ZLFKYpoMMCzZ/k2pVs/fJlUfWpqPjEdq/xzlyTg8cyqQVpBslfDLaXUrbBDoKhDvglo5fza1bUn"
+    "6p3VpjacAbkP/c/WG1VjgxjR0OfTUYq2ZAVP32q1+kEicOg8gXGED9BC34swXGUzWJUX0N9ov53dbMtSy5ft0xsMQg/k"
+    "5ryAjn8GOjWbrqhNzqRQKZx1LJ4vsB+9uDEjrRey0C94KkS5NvWEfXRAnGvoLe0uhC4iPjonhWWx8S+k1qEP3TWg6jTO"
+    "1wxJZiAW2J/jaaBQXHfs66EbvKuu4T0MP0Q4r4Gsd7heF7Ay+YAibabd0wh7bKh7HTzb1teRkImxGkrGTkr+f/pqlzYa"
+    "FLqF12cm0w73GitnUj8Z5H8e93bsTfFpKB17fthbggigscIH4peOADo4RTep4sBZ7AezZHmZzPFagUTah7Hhvg2B056p"
+    "DwuEflkR2Eb3rCoQDGqUAbz2aXniexiEwyxBY8lXbGVKYP0FywKYL2L9ORwiGmeLXDoXmvlp6bCWJhYP2iiFBnYeN/aD"
+    "BPEhs/eDMQ/nlctCcdz6cIl2GovVvMnnrdnOGyhNS1mIll8+wmC4Q8U5txgurNnWeXbV76+EY24hi3DN+qmE9UHs+uJg"
+    "AgAS0VE2WhcL6+fJiK6TwPPkRwjEyfQIHndzoTIg89De7Tr+OxxlSmAL7zBp8IaNofjF3kWhzh5229scPUP+jPKYHbWl"
+    "udQ/BlU3XeTpPl+2nCj5B5juaIP+JVOskMmi5d53MMgctP6e3gYya3JqEwEbT+iFQer0LWVof3EqljE0bYdLuaQugoOx"
+    "J4nz41wCLoOO5k0KKUHt8veOdrqLfqdy9y4mF6kEg6gzqk60x29cYNgcuE87cKo/df/Sqsrosv9hVX4ODALevemA4fsw"
+    "XkNvBB/wjMoKLm2P3oSyDCs1gFMZDce46ne6E9Zm8/MXwezzhLp9PKsqHbghPBVhMkb7qOhhe6ZUaEBO3J1j7MIbjTXA"
+    "59Ysm+ooQo3O/4SydwqSilEb6zrUHKui3ZGmh6Pg1I47fG1+TaDonFuY/1SZcmH/up8qwbAOz/G049kNH1ggQao3PXpK"
+    "XXJ62cMswcc6BkOc4eXeiEStyABuOqGLAKnHGgeD/At8orMLUERvqprtvg0OQPTiFAOZ8xJsaxenh8lqS1TV2VVMOw6+"
+    "GdFL5DW92kDqO9FN0NAqyBzLyrABmSEexmQuT4jcNPl9iH/atfsJIHuCq47tke4k9SxcI594y/uliRoIdBDsYZSTObc8"
+    "8XQbji3LwQvw6ocLXxX2rQjbCf/5QdBLN+H0lqEM45knIAsgGweH1S6/b1yy2X9vc9mJ/3yGhgqWLIT+aKxKd/rqyfoP"
+    "yT7M13ic1Vnrb9s2EP9XCGHD0lX2nAIbsPRDUWwttmFog7ZAPiReQ0uUxUUiVZKq43X+33dHSjb18EOus3VFgVgk73iP"
+    "3z1IfgqMlJkOLq4/BYLmLLgIzLJgOggDw02G3y+iVBL2kakl0WVRSGVYTHARmdHoLiSRFDAJg2MgipmOFC8Ml2IoKRdF"
+    "ad5GKctpcPHJigEs5OxPFhmYLpQsYC0H2XCW3RtvlTaKi3ln/+fkJvhQStjgJiBIQhbcpISSmxsrgc6oToNVGIgynzHl"
+    "MeTCsDmMdDgKUk8BmaIw7FFVbLpiJJmkJiTnk8nXRCaEG2erhJYZqHE+/h6YJRmde7xm4BdGRQ+zasbpMhoh3XejkZD2"
+    "V4NxQjPNgHVBTYqsE6lyCuNuIOyxXkUYjFG9mC4bVDE1bCfVk8mTH0aTc/iP5LnMmbBeomL5OrEYa/AaGZ53Ga5Cz55Z"
+    "Fqym3hY4AqzpNrZHc+TxdlnLksfHiZnLss21CRXkAs4wTKFv/7h+PJo+O7uejH6cPr65GT+zv779G366sUdn1+zF1K6q"
+    "Bp591ZXMlySYjM8nzhsxQ0kY7AyCBAnVGFY6k4tgusupdiEwiGQmbYi08VgonlMIcbsA8VdvoRiaba4YQxjPspLZnaq8"
+    "8pPlt2tnpIeNM8ggmSf6efjEY/O7nQ37ArcOL9SeLmes1xGbcD4AJIblyAT/6p5ssVqLQZWC4GnH7htWMGqIheia9/V0"
+    "hamEfSg5Kgx2s8ltnZRADhrHHFnQ7NLLgnV0y9I0MueO1W2BrlIQ59Zm/FtChV4wpccHJttdaXN7btye6A7OU4dmpkYK"
+    "OijxVHllXzbZJIt9KcLLACeP8k1Idyb+nVA9NjSPDMcq/vSQANwdWTVIK0iGNdxiG7oVdiwoapevHVoZvzZ1bYlas1pU"
+    "zxgQ+9D/bKxRNTaIESGkQUGEVUkxGr8W2fIXjsAxqnRRCz8iwz8yN1xFM0iVF9DfCLNZvULTVb1crOjCa+V+hk/ofnRK"
+    "CxaSOXATZLaEdkSThLMs1kQqQjX57e3rV91ubij1oIbOch2Yvd6lzEnTTVlO/57QoAJ6UtWE3qCEyRSrjUC4JgUXwvWv"
+    "TQGqDuVwzhCcEnxIpCAG9CoyKnr0uu8H/bJvuIX9+wDXeYi8xP36AJnweyTpZugWR9DRY/fcWbbLryeQI6kElJpGKP8/"
+    "bdVMN17q3cDrgZNwj3ml4nMujgb5l2PeHt0yOnMlp2WH1hY2AXg7vLX5pceBOqKZnyq2nOF+kQuSl1FKjCSWpHuIm7Rl"
+    "cDntRP2bKwTDisfGuwdVDyeQVz4SyjOvfLyETzj+WlAs6JIsZQn5/o4kDsZNg+1ZPKg4pHBG8Y4uOdfanRVmpcZSHSk8"
+    "xyMV6tF7mmn7EtxotWv7LHXHoWEe2y29YtoiZB9kq3XTh20JNIsUMyNNy4h5vn1OUh5DjwNZKc+piC+IKoUOyaw0WOZA"
+    "HJJx3XvLM4h0iN9XD+WHdvu4aQ92do+HOmhg2HU8ZKRi7xe88P1zBZ82luzsUwwlbLuUNuRsNFoyTfQdL7Rd8qGEnUG0"
+    "R11fHc1mULxCjEesp4HoXE0N9nD/6r6z5GkypYu1vYnSuUynLEveR9UBYVO34ZtkDI9/GjMio1BGkLDrnt1rB/kAiXrP"
+    "SlvA3hblFdJjmqz1ybn41bE67yu2+uHS5p4WcUtlPEkof2autbAoeHTn4eESPomGw6VJwQ8kUTK3BwrAThcQexYPPGIB"
+    "1f5Lc3eqwqXYHaEGjdpLuW1OKei0t9BepRzg63j4F3uWCXLnf/Wc0vrK9Yw3rwZzFnMQyDbc1QXL7gtAGJZbrne3XDLt"
+    "uw7sNHtosv+w2TsFVCEsjGyg9Y0bqUF3AT/wsoQUlKuQUEFkkmBPB7DMpGBhPW8fJ4RcT3ehfUrODx4Hp4FP9yahKsVg"
+    "BmieIN9igAdtpIV4ksgy1wTveR5CPFiuwAlKiZILn531undI3cPsMoNAJfbEpXvY7Crz/Z5OQJ3KqD3PVEK+j6DeHdo5"
+    "fFHR95k9nxOsEXc0tm+UzploN/uAKRMMDXdVD1PUwOFKk6g0fQE2kAWGWEHnjMAQJXj5fWFJFUsAqyKyF15c3AgcdPTf"
+    "aJJTdQeMoPHHhgUqFR2DdiKi2PED6eD4BJrDonMjF0Xxa5VsN0LObq3GzrAX5M2Ll7eP7Ksm5A3N+isGtDg8xzo38fA2"
+    "wUsHnvM9JOd+wZngv27PcQRCjzDVLh3tnb2Yu2eWPW/d73zUgKMdYYhejlKqaGTsaxG2WlsfiKqJga9ubSmcOghcRB4y"
+    "tTh9SpCG0MRYIDPIVBrioM/ua5Os9Q/XjwH45wEaQdiyYOJKqixunBqmq38Aq+OAFXic7V1bbxtJdv4rBWIHI+02KUq2"
+    "ZzO044Hi8WSUtT2GZcBZWIxU7C6SbTW7e7q6JXM9AvaP7GuAAHnJa17zT4IgvyPnUn0vki1qxpAR7ixmxL5UnTp16jvf"
+    "OXXpTz038HWs3N6oNxw86Dm9UC4U/Lj0U3euQrhwpRLtRyFcOxocDob9xB0cwuVJlsyUOk/Uz5mfKH0eL9M5PfX07x8M"
+    "voUHPKXdxI9TfvdPXN5IKChvKdJlrBwhRah0qjwxS6IsdoSn3EAm8FslSZRoeCD0xDzSqR8okaqP6eAsPAt/VEFMv8Qi"
+    "06nQWXLlXylx1vOibAIP/pxFqdJnPUd8rf1wVlz52oFn8J8UxKo8h/84Z+FEupdnZzqQeq6g6k+fxAc//CDFzQ38+EpM"
+    "gsi91OIr+HU4HH4lAj9ViQxErBJXhakRNozC/vHps5OTkXDl9L/+zRH/+7f/+J///PcBKCTK0jhLe6NPvTRdgkqwCXA5"
+    "9mPl5T9vnN4siCYyOJfJTPdG7z/lHdLvf9AR9geqDn5raEU4g9+mB6CIqQy0aipehvpaJeLaT+ciCpX4p9OfXgkVXqkg"
+    "ihVcEToFvaWP+QkprmSQKbEXJaIvpvBvuO2H+45I50r4ITRASA2PUTHR5INyU3GpltBnk6WIZQLCgl4ECX3jVKQ3rXd6"
+    "eh4lKV6KLI1RYbaAVvfytqJOxhvbyGWjuAuZOgJfFiA62ciep6YyC9IR/dy3CdWfgn2VwsQynW/W63UCBkBaMRqeqwRM"
+    "OoxSkUZGqSO6P1mCmYloCg8KfyFnaPiZ50coolpMlOeB9mAIRRlYktiTYFo6/VrD2ADxocs0Fvj6+O2P/SNHDAYDR/ip"
+    "5sYVNUEHKRCS6jOGVGmmpybZrGzgJIoCJcPNbYSuuhZpIl2Fg4Pa4IfQvSHYPQ/Rej2pv1ARdbKpCXpzopLNFbkydFVA"
+    "0rvRYoEjSU7RjtK5rwX8Xgqt3Cj0NOrnwtRzwUI0+nQhP5bGZuRAqWedBAEzqvQp6LeUwJ2DebsglebRMM2CgLtByyvo"
+    "QhwtF8YU3zz/4ULsDUdgD9CdCx/GF3Q8wISYKa4hhU6ATjbWyQ81WqJjPwj6np/c2jbRFhsyov0JbJ5pGrSKxG5UCSC9"
+    "kFuYSgwDmBtmHIrwIjdbQJMJSxB5TM9+rffBigD2pYdCJVkY4tiviTH1VeDdHusIwrgJjsgbg8Os3w+ChR4JljIKgyWJ"
+    "CngF+ki5j70oRVdEGq4Joz7GgfS3gF6ujTsDxn5E16HPGWJdKF9Mk2ixURsTCb7ztjYAJRmzlUEATSfAfuEjnHzyPSfv"
+    "DYdB/YYl+eHkxXPqrxz1sd8KZxH4+Eu6c7GXWzBCkQqmpNKG9X6IJnqLEUh9aNo8EghA1IoEFNSnjqP2oKKw56IQITMf"
+    "RA/3O0kmdR9aDxQA+nsLU69LyH6AtJK7WuA5UDuOMJR62U2mIIiuAajBtjI3BT5zZ8FQQ5Xy8g5HbxJ1E4maszXjwBp+"
+    "zkAAuCpeHb98Xod3Df5kL1GxkqkE1rb/2AyUMJpEHvZyKCYKH1NgoxeAu1BMzja9CyIYmtUONloXfKl0lWcst1ClacOS"
+    "nW9FcBi+zGDh1gGAe97CEQ2VdC5TbtrUT4CbQh9oIlYR8aZL0J/YC5VCj99qLtdpTLjoLepUcH1QIJAbVMJkGUutkSA2"
+    "Ogwx7m7QnVeKFC8UL5+9JhvRB8hIcBz6U2htJ+NZuPE2hEMlV6olSiGHiED1hE3dLJha1iflbUN/zHiCpuSew/g39Gpc"
+    "apZQn3SSJg+k7tJDpgyKNdRHv1tfgN0FwdbVgiEcI3URp1iM2Dv908mLF4OFt79ZCGDuufOsOFLxhD3hU4w+ZIEIWi61"
+    "GRTIb5tOcm8ayJmDzsgxundEvIyTiEIQcFnGCbBY1zgQQbIJwMtjkYWeQhJAgQHKqrHYxIfmgvsTELLIAZR0pULkoWVw"
+    "y5QNIzYgled5/PZwCP8DbcLgdqVR1XFYoYw4lklje2C5To7IDoUkFQhEd+oYcpZL57D3wMegpX4ShUShGO3ycvdFEIUz"
+    "gli4ROJUyCnSCA9AFZlyCVplAxyuraTJ4pUjhsReIXpV++i3XIxdsBLBoA+MFyFAk24XMia1oZAL3/MCCloS4OeJB7Gg"
+    "wrvwKESFGlCdlGt0pTxTDOE2k1FwBfDulMPnOn3GCvKxn9+62AeGNgNlYERSp7gYY2vAqNT/S94tLyMPwgowlzSBItLo"
+    "UoUkOplH0U3opcEZPfnFX5zrFDjhL08d8f7k1enbsSOePDn98+nTpxR5gW0hZKsMYiJoiPIowPMTMQHdXypo2AS0AKYV"
+    "RNEluHT/UtWiBh0VARooFu0dq0b3R633MeZDhJMsKjYoA9EzzJFAa97iexOVXiswkSfFnXPUj+ncp1TQk4MVN5HmomlI"
+    "1inWzqNLChN+kgdDQTCO5SJGItM4JhGK8W2T6SBJpxHyFmKwxDMi1q/PnaHcROH46R0L/rvJgU1zY2ABCb2IVI+FHYkn"
+    "/M4IucNTLI95cMGIxXukq2PTfZv4LVkaDVG9gtU67GvRdn16z+Q7wKxByL06bxyhNqAzl+DpQ1/PwdJRjvMGRYVCMCkS"
+    "BGCGe8yJxSt4VtIzrG2wkBAtWoPlQCQCg45og4Txh6kCEwezoGhhMFK5O6BF5ld5mx/3Ke9Rcj/KIpBoxqe16CbIRFB+"
+    "ePSIIQh7Yir9QHkDzErl/riakkJ/oluZvufuPDIcSWdxDCQMhj0+SkOWwBtuplguuIfpFOAbTaTQHlx1ZQLhB4wfypNx"
+    "Eg8uN1NiJoG2mp5C41pO7Vic9Sjz5531eCSaxNfZGQlICcCq/yxyGGsiGWtFocgfrXljYgzdUiTk0Hqjw8GjdiumQYS5"
+    "LspFYl4mHTRCaHCXHX2+qcbKAY6FeTW3HCz3oN8PI/qrUakJTTcGqqbGXuN1T1a4OkCNWv/20fDom/7wEP7f4J4ROs16"
+    "SZgyapdWj3cqr3R4HNhDtZIs871NFSyirCaXcv2FDNY3cjg4HDab56m1Zt8qYyp1Wkmump8aIKA3rhXtRkHUMeLLy04o"
+    "hs6L5l+zRNHUwQQwvlFDAMgQrB9MLfMvij90jsaNXN9yojqUVu+4VC1a77wfV0NGf61A78fNUfKG4liBOW+4xynZc5NL"
+    "A/b4u/zP3jxNYz06OECuZ/JTgyiZHXgJAPcBGPSwf3h0UGThALd/mhLkGWk5446zBgn4riT1FdHT6BL/DcgKHUtgBIiN"
+    "rhqvSs/zUUwZvK68Yx3s79AdXRCsX+TOctCqjGB39KlhJFCjgbLyVol/PUa98pZ5Fu4QUJU3cqSCO4QfcIfz+iWgtCpG"
+    "3Kg+Z6Cj9ZwBhuajfTPaW8/L+rOrHmMkqD5pwKBdICMAPApNwUQ63P2X93/oj7/bez/sfzv+w9nZ4Dv66/e/wJ98bX/v"
+    "vXo+pqfMhe9+Z28d4IKtX3hUw50mtEOAt5Dgp+mBwYZhDDX6aYAlP7OiBFTEgxsqqozX8rUX9qGPktMwRlsNl3V7r3rQ"
+    "wnIgmL0Zo95hIJNFFn+0izZXZJKAjdzcVIf1+5xAlC7YuGbjO425sVcqnAq5iRz8C0g3oJwDaA5zOUCxhBVlAGIg1jiN"
+    "gY3KUDxuWzfC+rjjJjmtxq+ACEPgrAaChM9yo6GtvITxTfMOwI/Bm3Glo7pglUFnqFKmmbYKR3M8m9t36a9oHETOGuI8"
+    "6z1g23Yog7gjWWJgZkcmD/rIDyxab2qGpCplGN//bmR1j2mAmTk+uNXIv+bB2DlHCJQx0dgK/n1OUcg5hDHYMDNjmP+Z"
+    "ZDHn3Re+1kwvzF/nHrjREEaWSzRQJQsIAkyOvphZzFiRmFmSGIsRbHBgUAQkcwXhDfwX1zOUhHs4eEQdYJI7FN1ili9K"
+    "LnUsKe9DhZ+bkjV3IK1boABGCypYPBCmUEFFYrviX8ffr+97u+PdNsBZ7a7XRjKrPHmnCKUe1Kx2/reOQpphTGf20IxG"
+    "unGJlVFIhWKUvqwT2Wj6t0oVeKVgI5Zity6xIC6WQldQmA5iFhyn5c0L0vcb8J+xJWgqKJE18lnXqfTgZ6NOzXhqWypV"
+    "HV5b0iqLkWC4dAuStTo2qoVQ67kYyLEmbrmpxHOApNetOr+Hi5jTnEtcZjbzrwDBJ0tK7dHSAo05cMlJw3oaKgQvB8Ni"
+    "EQOAErHrmIvq96kyC4avzxK9xdkIfBPFmPuehy6cI7hm2QP6eevp2HdmKgTT+piI9AY478qv7PcKd3ipqH3ViswdJKRX"
+    "EkZBDzOxPYtgMnQhch7IdPCxU2hvqbJeRKvmf15f7fLu1S5t1f55TbVT/2Pn5QPrMmzv5iqdc86W5wTwF5nDanm5bots"
+    "bpSEELQ3zZCyGxvs5AQGh3l9ReVl4S1F4UCyy9MxobQePm2SGty1yomVWqSJEn/mh9sbaeX9bhZqXtjaPCvvd7PNQE6q"
+    "jqFLAi/HrbqOX+PcL67qVBrg0JA3i4R5hS3xXhz/w/MXzcVlsrrOslPme9gU7EdcEZS5c1r7iAVy6vsLSbuxC9jF/LuY"
+    "/z514xcT898mdP98cTkj6O1S7TXeVy+O8dLS1+z864T+Vtl9WojK1SIdjP0w5GnYugAm0OxeMoRDES+s5WW1gQwt7fpo"
+    "Dx6WtssNK0WPu6zGUa+xPlv2lJmRZQA3SpRptbhj1my7PEvWOWdB1ZDoy9RVPTdeCXZL8/qNZwws6mXKs7WR3x/1WtrG"
+    "ZGkjWhMAVGo4tUaW6EGJUG1MxdkpU51mNWVgTOsehqMTaFX8A1zMV4pdy6VYRhmugsW1Znde/DGPrtfyXGZauXmWfsc4"
+    "LTfBLKjDaxzbIQaqDLRFrbp/3NLCd3b8cccfd/zxy+SPCGWVJPVmrFo/AVTDrkZ3zTnx3RHUeQFmX8vMbWcIjgWnK/OV"
+    "lrTjRDtikhULSHGxb3Od35rk6iTChdpeCfb3DnibA64cR00utUPkHSLvEHmrWfwa6lQm7GcZ6N+0voIb4/q8yT0F+Zvu"
+    "oJviiu5r35KUfQcXef8KPvO4utNsj7a9CX3px7q29W7/15rfAtLudt2VWJuKv3cobu8IG0LsErU7WL9P3ViF9RV7Qnvl"
+    "DtgvDvgR1eAZg33cjIoDKFGsvk96qwVdJcwKU9Fn4/uMpG3bbSHnbZ2GnuPmS9csSa37jmd4VQQqpT2Cfsh78PD1rqmY"
+    "Fj0vt8jg9sRmNqYx52xb/PCKtjVCrMIi3z9PsSHBu2I2bxcL7JzGPerGLyYWuJfE3YBb9+B/A8ihbsITLurQlvnXt0nQ"
+    "VGA/lHGr7tNAqZhOKyr2p4cR7TH91Va98bFMpRY7rOoYDob3D+prkzU7zN5h9g6z70jjCZZ6eKJkbGfxuJZ/zgd9FX/e"
+    "5xxOLwe7KlwUM64VcLstb49997KF3a/hYuVMgPyYBlTqnSdP867ZNH1qW7OCb9aX9Zn+bhZW7KbVa71Bb8GHqxXTH/wT"
+    "t6q052XfzX2IWrjGuhD+X265KXqhPD9btNSOsycTv3ECm1vfuN1p13J9z3GYVvb82zfG3z+fuFvDuPOYO4/5+Tym8QMy"
+    "Js/mlLCmFxJo6dabF0svI7hswSULU+5nXCmJ3qPV1escjVHO6NMqB7G+qKrDaDkdLB0VvFGg3ClY/AdlYrPacFyxHYt8"
+    "wMi62W7FwQbNJWTNzVmNccAqu230mCj4r4V/vOHrOecYwR+411LE0k8cOs90OqUjl4uTivg+7dAMo+J25+n/34ytWHYn"
+    "nP74/MUP5+39TF38tH1drZmWA4XhCWCa+Jqt5u9P3rQ2buBhTD3LzFrBoE7XUg1b63/Kz7gFOfCIM6rACAM9g+aC50Kr"
+    "uHE+Sxg1D4HpMtFnk+A1nfVHSx4rW4Z470heRVOgova6UNtOPa42aTo0rmEdLEVbHRKwbavKG+Xu6N2O3u3o3f9jeld6"
+    "2grDIwx2Gth3F5qX5CCXMz2sQVTLv9d079dhSZ39c3O3e+6N7bOzGz1szSPeVLZUbCis4SybxaybMe7g4FpnY4TRObu1"
+    "bpPQdyKZualY9pfmB+/zhwIeiwtzYv+zl9//91//FQ/5hpF+jcfJ4vxJ5RsCd06A5Wizfs56TVomUdPKaDHfPBh46sqM"
+    "jYOr4eDBgD5jcmMHBS5rXNVV8dmKZq9Kz3LerfmkSHHcukzFtaSze5GL4ym5eEK+FAhS/CUSEBqGAh6Z7+MSgLOw/NQF"
+    "HRGcXOJprHgSbdg4t3cAr95Z6aizTSy+/nmW6VSrW+bdhvXjBvGzGrdM3OF5yvd3gmrFm2SPFudrVNgOTm/wjJFwxmfk"
+    "WALXJkAXZgeWwi/SEbnl8cZ0es7qswHNjVseRdKUgpuDlo+mS1/IQUN/LPCd6lm5UuOu8AZ2sQEWVmXa7xRnj9DXhnZc"
+    "d8d17xHXbXuOwksMD48ePHz0zR//7ls5cQG/qG1temjOVG8+LXJ8FUNhgFIw9tkY4hboYxu/pQeqfYyIz7ffuyCQyc//"
+    "xkPg9wdrQYwWU/gLzAsO6z6gx8i/9pXDNupbAGMT1RlXApJ8DFSjCzxW+9ylg6gOa1Zt378aigzME8gEnr6BcUuGp32H"
+    "dAqHFHMwm0AleNg4nh9pTmWXYpKZo5hN/RyO1Co/6lA5sAyPs3h4PlIyI15GHwzIPwxnPpukodManzNI1AcSuiZHGUxV"
+    "JHmwWRK0FZ73NHtGzfe18pPp+YicSkXtSLBS4cNuFeYtwQ+0oFLxfGb62ga2H4gWVcHr7R8Lrdj/vB/bGlyPGSuifPNt"
+    "l26AUO8S+VvaksooAA/cp8OcWBB8DoG0JoqJfSuV//FRrXJr1jRZCjmTdPg9qICPs6sVW8a8Vcs+uqWOE4kn4+tUFF+N"
+    "4+92IIGlj8EFDUtqBPa1uh910CmufcX6KIrAs/fpg2j5pwS43Md0Qhh9EMB8jcSnzzrh90SWNWksCYWaRN9004YZzqgN"
+    "p/bdEs/38DSo0DMb6sgQUGqumJnOqEL/+YwzOcdQgUIBL1JsKlM8+wualW8IcZpBgxtlgUePThR9zipV4WP6Kgc0gL9F"
+    "gDCDRlHTQT1tUm3+g+Hm5p+Ub4u9Z2kS9J+JA3F68o8nr97uP4ZuOqfvEWCj+eODoKO6HVYTMdXaH3bBl+JlsQd1vn3+"
+    "5uWaSsc3/wcHWxNZeJytV9FOJLkVfa+vuOnRCFC6OjAzu9HCaiXCMjMkC4yA1URKIspd5e42VNk1tgvowHxKPiBSXvKa"
+    "1/xKlO/IuddVDTsws/uQB0TZbV/fe+6559p5nmdWNXqbRpcmlgttR1mlQ+lNG42zmP5Dmt4mfaX9kuKy1WNSZHWIuqK5"
+    "d107pkqXtfIYa++dD1hgK1q4EE2tKeqbOKEfA74WJlC4NHVN17AJM1GFS9jSVaD+fFrnI2Ci8up6TDNl6jGF6Lyma8Nn"
+    "p++w0PWMStfZOEy1prwcvj3cc+Xlxjb5zpKJ2BsXlOcXwVlxzmtVkbOafn96fETaXunatXoyykrXtCqaqalNXCL+E/2h"
+    "MzBH75Zxgc0vJ9/8mqITu73L2NXoqCoV1XZGBJxCwu7FZGuymftysjXKciD97a/ynN5oq71i8KZLmnZ+rjXNvGtoAb9q"
+    "7J20yx2qHFkXSVcG2OX5d1n2bDguy/5POcmyt7pu5ZuaLkQKnb8yV5pGleumWPWhc1GH0ZjWgrHz1cTamEajUQRH7teM"
+    "RuNsqsrLP4daITc47vaWLoy9UPTxIwbPaVojIYGeY7S1ufmcgC9wqKnVvtQ29g5aZ/Pd072Dg20q1ezffx/Tf//2z//8"
+    "6x9w9tkz2nM2elXGLMvpJCVWBSralJohHe2ySIiaGGjm6kp7Wtd10CCdB1JzjjEuADugWAuEfC/AFF7denehy0jGhqjq"
+    "OsAfkKxp2LWZ88TZeM9W+GiQuV8HlNmP3oFiTJ2wXQHj5OhjF2nv+PBw9+h7mkwmPTELWscRRe5IRnApRGRCDtI3CLte"
+    "PqbsmIrbkbscbVP0HUYjpiFGMPuxwHIktSx1CILusHSmgAbWCjUwvkX12yrtwnSD9WquV+OFsbE3mWxyVXZeT+h49S3h"
+    "Jq6tfGPHcZITsMGLiKTDfzfjwLCU0XnDyVADyGsMadtJWlehuukqJ1K1M5rVah62v4RqX+prtyOWNzh/pepOf1wDxpd6"
+    "CbdYMJTHb2Ah8ZqwA+jTrrwQfQicZCES3DV2g9194siAj0YNJxfgEOAKP4nJiZoyxf28a7T8jHQgt32sHOdOEiWcOdUz"
+    "FrGOq+4pO5Of55O+aWtlLB2/Ozs4PiooKAQt/MfJvR0YFFRQaU2vQeuM7JgTaLyz7CmWeKOgBmP4YWdmLlVDyHKlZ6qr"
+    "44ZoK9MUkmjZY8527/MOspaS2LhK93q1okepvDeQVt4Q2AcuIpbSCerwSltlS11MOC1Q+7aga+ehIGJEQuGEHDl0FRyK"
+    "HU0bQYoVXomRqbkolkPDsix8DakfFKgpTJ37pPEVyKFvgP+rDUlPbUIMD6MR+oZB/S3rJsIr+KNgX3apdpwxG65BKpC/"
+    "BCrrAUpp50h+ssd2GtUy0cV2YyrI/kbqiEvXrVigeC2hDpEEwM2dMnmd5426yXvyHBXbPWaof1tyYykeet4NyvoEZXoT"
+    "J/uvwRg3mwXN9lAXc0TJap5UskO/Tg0jp0Nll8gbSyPAdUjQk2WY51OFwVBHwoAfBDxIkLlXmh5YjEeYQKcZSfmzJPVq"
+    "c19/EkXCNonDikeiKlqVi3FCiJW8MJxO3GUAC7J8tUpiEEowiojCXecPlhQbKYtBlx5QfFIllolHqm218pK9BB/i/zZt"
+    "2D7aPdz/rkitap+JVIL0Icvu5IPuenlkrcWg0UrK5S67w+Vg9YfVm/j1biXcPLOFcQFZ0d6qusBg11IH3rUQRgQzaDAk"
+    "0lQsp/1dgiWldT4OdMJ9Yz4Rgy/YYMcqL9aQ7UpUVZjWi9RYBn30zAQIZgAEmH1YFF5fiBfJ8Es23JjA2sWmzxZy70Oc"
+    "zG2QWPedNMgFJ0ody85XvPNRRSYLw1mPqpk9BDNkF5TJh7iD9Gkpzj/9JRn++psHPp1XutW20rZcpshb8Bww/CSkdEzv"
+    "4qrHJ8u8jhtisv3br9j2tAti7Qzqpuasu0xXaB7DmBZuvZD4omk0ePNpXB5BtNwg87xfIWy/RtJKVkE+frCTTuTyOue8"
+    "J5B20Vs1G+DC4PrkNqmGOqS0cEcqQ6ql7wcGv8lBi+Vg/ms2n9afqxkYdw5dGfztecX+jvuNSthVmQpVyuU1BsliQpPd"
+    "SJZILG1LrpI68iUMgwWLnQh15XTCe8ZXK/j5oUNlIq3jB7tkJW79dSVLp3gUeBOjtjsIFiUI/OGtNG7JQx/Uy81V/fiu"
+    "jQmyg/shre9FX+d79Bs6PXhzcHS2sQMgz6UZcBSshYGD7u29EpZje2Os6s2drUa0DiNn+yeHX7KSrrNJkbKnLxbyEKKz"
+    "/T+e0dGPh7/bP4HU75cL17fR0LVc2ziPF4peS4/Gj1yNeIns36gGd/QnFToZR1+tHWo2z/EkMY42J18VTzvDzzEsCwvV"
+    "pmsZnPme5xTJ3LjPKB41cu02ukYJSd+S5Z+5PDE96O3xe1h7zZ99U7xWy0EvWC0+d/NaPQux/T3+pZsEz+7w1pAUgdbz"
+    "fKnl5dmmrjhQa+PnULo/gcTGZ8B59CYlbgWnaGFwbE8mag2apr7BnUqunF8Mi5+zdPp2/4fXsPGOBwFykqRUmqJKB/6y"
+    "EMQaelcNHJBF81e424CTXwyof0UnL845JLhy0k/2x/OFSxpHq4yXUsVFgnMGB3Ebkoep/C6dGc+p4edf5vfgwsr1SusW"
+    "/6zLS1c7X2TZcboUJ8HrBfVpi59c1Pmx9aUXhFw6J9n/ACQR4YU="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -6496,6 +6520,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -6509,6 +6547,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -10545,6 +10584,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 974: the first handler from handlers.py
-#     line 1032: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12045: the tables (commands, groups, errors, result shapes)
+#     line 818: the first handler from handlers.py
+#     line 876: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -251,6 +251,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -406,16 +411,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -423,8 +446,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -710,185 +733,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjoyODA6NDk1LGlucHV0czozNzU6MTE1NCxsbG1zOjEzOTA6NDk4OCxzY2hlbWE6MzUwNToxNTkxNyxz"
-    "a2lsbDoxODMyOjQwNjQKeJxtUT1PwzAQ/SunW1hcxIi6deJjaJFAMEQZHPvaWIp9ke2oIMR/52IHGiE8WPb53rv3nj/x"
-    "FHkaE26bBlHJNrp3GlDhIRCUM+gEGp72d+C8PtE1tqrBzIGkaQdHOkPSfhwoAR8huYGCoRnztnsFPVnHFZF6olwghkPW"
-    "JkOpbIG06aU2cLxKELQnBbmnAC6nKqDiRz1QzvPQl55qf6rSHp8Pe7BsJk8hKyDfkbVk62OkxFM0s2xZCg17r4Othhev"
-    "TatuxHqDm03hLfMiWZnVDRPJFR9ETHmbeQRwyWAFXnKY+0PN557PIOM+4HbTufwT1IpjSeWvgvSPhIttBS4AR0trNb/5"
-    "VK5SFlRkzuJV/hax/foG/7ue63ictVPLboMwEDwnX2FZPbRSEiCniHur5lZVvSGkOLAkjvyqvSiNIv69NqCINn1wCadl"
-    "2Nnx7Jip4R8gJtmZ3rliD5LRlO4RjUuj6OC0mnfoQttdVFpWYbSMl/E8WUZ9+4ziyYBn6e0BCvTvxmoDFjk4mp5poYW2"
-    "oQBVS5pm1ELpm7aiBppfyA4tVzuPl+AKyw1yrTy8RkfaAYv2U8VqgR4OI5pmRllZ8tDJxMtAs2LCQTPL8nyKWsENvTkm"
-    "jejKvpErhB3YKyPP+kgkUyeymm85kp74xdVqlCO3B8Bbx9VWHEG6scE1F4BZy05X/t/20AXpZoQrom0JbaaSq3WnkwT7"
-    "Ft5rHnS8XH+SfMRSDBOAeMOkRyXTTppkqhaiBXSNpm6z+nvlFqrBDfrlTwgL9I1gQRVAGClqJEy5I1iimARH7jeVFyad"
-    "aEpeH582D4uQi64qB/jjHfXb5zKEGw/uYew5gkv+DyUZUJI4PN8DDL5GpPcJZuSJXHic7Vjfb9s2EP5XDnpJAshaC2zD"
-    "4BQFCixbM7RN0XbrQ51VtHSK2UikRlJJ3MD/++6Osq3anttszZ6aJ4u8n999dyRzmwRra5+M390mRjWYjJMZ1m2SJiX6"
-    "wuk2aGto8WdbdA2aoPgbWCcFYwMUqq7VtMYMTlQxg1ysvTvP2FYO2kOYIfhWFTjy2CqnApZQ2KZRpoRWhRnYimRIsHX2"
-    "wqkmg1NzZS8RlHgB5SFv52FGXhsstcraOTxi649hNPrgafng0ZWqO3x8kMO1JoN5/52Tid9en70AO/2ARYBGhWKmzQW5"
-    "U0GMH5BtbdouvC5m2Kj8GHQAZfw1Og/WYFRHc4W1bZFWwIfSdiGF/HaS2MtJMobgOkxhkpQqKP7OsmyRp3A9sx4h59U8"
-    "ekZyRrprb3CowKHv6hAjIgwYUWWWAdNCLMKUMGMcyGlUWDlieB1hRWCSdO9OB491dZTBE6iUrjsRiEmt465U7SVwdM46"
-    "XqGtS23KScKrDXqvLjB+EGrkcrHoAVYUpxl9RGcBbwixwpZ4DPkk8USPzrOtSaIKZsp7h3912iFZzbnsBEKskcGb8O6c"
-    "gGJ+LPlQa0MCwYLrDLBEtl1734O3RMYDXqGbL22knD1ITl5gWUXoGY/aUv0jGAxY0QU4bDCojMpoCibn8bbLWDV4dfJL"
-    "TpS9IJdTVVxK5FVX1xAo0qMdoY5GUy58zul4IoGZS7v4ceTVM8mWK6J70Psc4ocQk1DPe95pkwonV3RktACp6zLq1gGN"
-    "k/FtEuYtt3IkEm1Tc7Xogkbq9NvFIk2GTPwChUW6Gg+tvsF6az6cUSyyw0RV8PLFr6AbwuqusREGtXX8A03X0Fgixpck"
-    "NKWOTs7TpbIPjjp5K4pTqr0YyGSrUtQrtMwmOGlVlpolVf1y4FM6YQcke6Q3/T4xMduxsG86D1RYbYgmHn/8PhUeElu0"
-    "g+enz0+Ac5A1rz/iFgAxQwbCeA5eDCcUX6MbfL/cpdEZ0LHvP0Xgu2QTG9IQ+yTcaKMbRvPBSog6Gi/QsRQPjd5hoAl/"
-    "Yqhb2MA4ifFvWyalZV9zhWR3GF/vuTe9rlpfcq6EoVEnZ4nk7FCVZ6aeP6WwkrGMVEaYftAUucK43COvS2xay5GupYf8"
-    "DNQkW8SgSYjX4FXT1lQaOnK8rtEUyGx9++QPUF2p7Z252tsbCC5h3fT/1F7HAfDTaErzqFf8hKU/3S9DOcH7oKcgt4+e"
-    "IvCNnkt6+hli2MFPTo/OTJD9scz1OMroksKqclIaKaDM2X83WOWXDtj4Lx2xi9WCck7NtyJ/I+c3m06ZU9aVKNOXinoa"
-    "/TzcLEgfyfld6b4/v3gz+iQ/arizSq62mzl9m+731z7nm5TZtNhX6vx+G61VNRKKewgbrypyFyv7500K2NBtu4wXbrmf"
-    "284Vd77G3PNlYxXkMr5Izd9fnaY7SAiHzFam7VFkK8vypZUulG4Xp+GQS3vEVVc3w3h+kL7eWNlP8GWEzMXO6Z6wz9Bc"
-    "hBnNhh28/odO+A89wLkOSrZW/1rNwYntaJH/+WiJnNoi/CtysePFwrcgemv2jyF5gV4reRIRSeSdA7REr3DKaiyqDit6"
-    "bPKtSTNZJoYXo/4Bv2/cJRkSfvEjaPioykj1zgcW6WwXbVc3r+NS8qLrU2JUPBzmknHEZiyPuKOMC2GryuOQFuu725BN"
-    "q/vZA9KpdaM/o/JwoPLwAf9tj7/q6599O6DalyPn0rfgZ++ub4asoUJHRTnti5lydGlB57O9fWb6ja0DeR3PasmQKzpE"
-    "dkUR04n/MUL5B4Hw9BhYB1QVhMj0MlY+ZDuOnSpZQbLKv4+6j/EeziRy2aJ5a11dDmQXdEz+DSYKxXF4nO1b624buRV+"
-    "FUIosDIwlmXn0l3ZNRCk2V23sRPEbosiVWVqhpIYj2ZmSY5tbdZAn6YP1ifpdw450oyk2LKzC7iF8yPwXEieG8/3HerM"
-    "51acaluouNVrdTvPWlErk1OFi6lKtMTlpTJW5xnu7Ha6nS7uDEszVmpg1E+lNsoOipmb8AuHf3jW+Q4vJMrGRhfODzum"
-    "iXoizqdTmSVWuIl0Qmb2Shlxpd0Efws9lWMVCSlsXmZJRLfUdKiSRCUCS+SlifE4N8Kpayem+hr3aew/MjdR0w7WzEtX"
-    "lK7V+9xyboZV6UXcLnShkuryJmqN03wo04E0Y9vqffxcKbu9/clC2KjlZgVdW2d0NsZ1UBJTjGRq1bJudTXyTIk/nb47"
-    "ESq7VGleKNwR1iWQbD8oKi5lWirRhiLbYoT/8VhnWxFsooTOoICQFq/xNPnwk4qduFAzKDuciUIaCOuwHAt9E9WkD9pH"
-    "LTvJjaNb+RplVFZOoXWr0pVs0r9TRz83iTuVLhI0eO6JdqJGskxdjy+31gm1PdKpWghTSDe5265XRjvFVgkWniiDAMhy"
-    "J1wejNrj58OZU1bko3oUlYnOScSVEBJtKRDt7hsrMhIfLrM04ftXZz9u70Wi0+lEQjvrlZuvBAcpCMnrhUCqqZmoYTle"
-    "KDjM81TJ7G4d4aor4YyM1VDGF6yDzuDeTKZCGZMb21zH6anK2clhJXhzqMzdC8Uyi1XK0odNKOSI4shNtBW4ngmr4pz2"
-    "JuxzHtY590Is+XQqrxfBFuQgqccbCYIwqvkU9l1IEE8Q3jGksn43jMo09W6w8hIupN1yHkLxw5vvz0W720M8wJ1Tjf0F"
-    "x2fw21j5FRycACeH6PQvLWliC52m24k2945NisUlGSn+BKkXVINWLPbSkjGSlXxAqBTYwF6xkKxFksflFCpzLqHMEzz7"
-    "jd1CFFmnZEJCmTLLaO83xBhplSb3z3WcwrwKkaiUoW22vZ2mU9sTXso8S2csKvIV7OG8j5PcOXiRLdwQRl0XqdQPSL1+"
-    "Ne8M7P2c78PnPsXGmF+MTD690xpD6eLJfWMAM4WwlWkK1Tlhv9WUTj5r4FfwRuST+o2X5Pujt2/YX1XWJ7/NwSLVdCXj"
-    "iWhXEUypSKUjNulS9H7Kh/YBO5B9GHTuCUpArIWBgbbZcawPGYo8l2eUMqtN9HxrI8mk3Yb2RQqkSh4Q6k0JPQ6wVSqo"
-    "nSgkekc7jKSebSZTmuZXSNSIrTJ2+lJ9tWBkodp8NXaT55uJxOo8mHHQCj+VEAB3xcmr4zfN9G6BJ22jCiWdHKZqaz9s"
-    "lCwf5gl5ORNDRa8pxOg58i6mqQhdcs4Ew3qzI0abgs+UrfOM2QNMGXSYefCtCY7tq8A3Z/RoB8m90rDHW8UTR1JtpI11"
-    "5APLxCpn3nQB+4l2phQh/oq6fs0QwnNvsVMBfZgQ5IaMMJwV0loiiEsOoxz3dam7WpQoXiaOX7/nGLE7xEhoH+oRtN0o"
-    "eKZx8RDCocylWhFlLofIYXrOTZtFMGu2zcZ7CP0J+wmqVMgR8I1Qzc9aGvbJRtJUZcrXeCjMIWgLqWu9mS8Qd2n64GUR"
-    "CK+IuohTmka0T/989PZtZ5ps3S0EmHsFnjUgFQceCQ+p+pDzjGDlzIZNQfx2GSTbo1SOIwKjKNg+EsWsMDmXIICsAAJe"
-    "rCvaiJBsiPSyL1CwKSIBXBiQrJamNRrqAv4EShbZwUyXKiMeuqgfPWWjig2kclDVb8+7+AdrYnPHMpjqVVajjLSX2WJt"
-    "RG5UZWRfHNZSIMFpFMhZJV3k0YNeg6ba5BlTKJ/tqnm3RJpnY06xuMXi1Mgp0YgESZWY8iJpLRSI/GoLmixOItFl9poh"
-    "h20RbsVUu9Aiwid9MF5KAZZtO5UFm42EnOokSbloMeDnJkEtqOgpXkVVaJHV2bjBVioJ03De9mQUUICxo4j/bNJnWqDa"
-    "+9Wj8y0wtDGMQRVJk+JSjW2Ro5z+uXLLcZ6grEC4OIMpXH6hMhb9yhf4wU2E0gCjg1/0dGAdOOEvh5H4eHRyetaPxMHB"
-    "6d9PDw+58kJsUcpWJWoiKKISLvC0EUPY/kJBsSGsgNBK8/wCkK4vVKNqsPm8QINhKd5paYI/1l5TzUcZTnpRSaESopfW"
-    "8QnBGY0bKnelECIH8ycDsk9w7iFPdLDzhYdEcyk0pLcpre53Fx9rUPnJCEaCUB3rp+iJ0tKepFRMo72rvKSjnHgLM1jm"
-    "Gbm3r/bOULFRtH9ar4T/e5kDB3ULsADDA4nqeWF74sCP6RF3OKT5PA+eM2LxkehqP7jvLn7LkcZb1H6B1UYeayl2NY8L"
-    "5x0IawjZbvLGHlkDzpwB6TNtJ4h0kmOwRFExCR2KpCnCsO05sTjBu5Lf8dZGhGQU0RaRg0oEm45pg8T+o6OCUAd7QSnC"
-    "sFO9O6BRuFo89q9rPvdYcD8+RWDRAqat0E3IxKl8d++FT0HkiZHUqUo6dCpV4XH9SKrQ1ypdOUx7B3PyE39Q9P7kB3/q"
-    "QR5UoxGyNUXE3Fi4G0uDagPbhY/FLCzAxzGrJ2BxnuYbElLGAl4nqR0r+ashQo9OlZpyH8HvvECHgcufqwxCQQwI+F31"
-    "Z2viXGF7OzuUsEOR2cnNeCcxsP7OXnevu727tzMvpWH8dyNWJMjtj83o6M8gAI3TijEmv6D/kawsBIdfFMxO+43uyiTR"
-    "JKdM39fGrEXtV+GUqceR7A+fEIZDadXL537v+qR1fEScHCLxPat/VisieYHnQrV4YgqHqZ6qQfUUBSkdCuH5P/mFnRUX"
-    "YQTPT0iK7TIlb3RXasOavpSykZrfZHGe0ARgLSz/6sw3dfd/9E/r8oWVw9T9aMkJpIvya648oAO42gNpjKRwRb03tasD"
-    "lm0XdkztxYUxaIetebCkSzVD/2b5CUKlUoiY3j3iikOG3OGkK+1a4fhQ7W79UMysVw5UxVKYrHuG9ObWPkCiNzNCwtrT"
-    "iqhSXMBHOl1j9WXLsFQLGfqP343e3P2bfmV6SnqtpYK3Qr+BT8m49H8MON8PABikUTibrf40ZeFPOKbaUlYdJCi3QYWz"
-    "mEtiZbAXZTgDmZ/clt5uxNwlYR1nH5+JQ8InQQNBZoZAlVJuLmwhmTvzBIMwmob1SZzi18mld/kq9ZG7Pt8vw8YX8/8y"
-    "gJDfbsnAN7Vqy9FpxEpKFiN1RUUHWYT4uYXv6OQKCPm3V3/1Pwf8CvgYVtjw1C1o+O2ytD9WZ27fbg+1q8T+X0dFMvFv"
-    "AYnsu9sgkV94gsQnSHyCxP9DSOR8/3gRsUKEhUcWkLBZ1q8jxT1w0E6UcmuAkLIYHCn4eS8cBBHq0g/eGMo/rWacp5lt"
-    "bIqKQ+rKYL99oWy0y3nyY78BiwQtmxWKZ3yGR1PyIQEfDzxGdJzvZni1Odl8uz4Vlr8dilJSaOTXJ1x9wtUnXF2Hq48T"
-    "OwNs1DPpJnXl8rbfDD7IctmRX2d31a0sSX9j9C1kqpA6b1m71sVXNepEi240fli1pD20MH10gHg/rFtpzfO495cPR9Ea"
-    "hBNtgkLCxC0PhVWPHv/ctgYwRZvE2iLHy+u6PC84FJbu3I6elYQUe6XRAQ3fqmzsJginNRH6BZj9CoB1zdS3GP5rIS8p"
-    "tgZ/n8rXJ5h9ZG58rDC77kQ3AMWjrWDvUXFW8zUz+fvQO8Mdnh7o9sV5aA19ffzH//zr39RNBjddUd8C9W/UmlW/+lC2"
-    "CpXbi0+vzFrANGpUM2loru0k6jIYcOey23nW4X75m7UuDnP167aa90c3bfWB+gFWGytC7/q8r086cSW5SYS+h6B2DGrF"
-    "lIJCzre8Q2hl+IRbE+TxNxBhPPeimAv62Z9QMltqEOlg6FcbnWx226/EnhfUvwMYjazatF88nIZ0m7131L99vwl2qXGn"
-    "+/jODW4fyfG4JnMGE64eNOFZGpjInYdQZ/WwQ6T4gcyTF300nVvpRoUNK4ceC3nmtzIsxQc3q1J4dSjyKXT5UwwK9H1B"
-    "Y+pNGdK6zgpA+ACcR1XQP6o++WEZ+09E5YmoPCKisoocc5To7u49e/7i5e+//U4OY+Qv1m2FE1SfYS2/Lar8KroiJErh"
-    "c19rDY14QPZZt38XCNT46sU3UrbPOclUjWbUbbjVuTWJRY3qp44BLZ/5bx2yu5r11ySMu8r7fo1NVnugzhCpf2uA4krx"
-    "grWo/lKFWyI8QSaoLZO4Z0ltZZnVCdlsgrBJlaGutiI3LrT/STEsxx1OoWF9Ty4bi+9tsDhYBhZN5ZiqY8RbOICgi9Aa"
-    "GL7PsXDaUt+sUZ9Y6IYcq+y6JtHzuyU6qy1ADfqka6Jizd3WJBb4Dy/hO/v3hVUeFj72G3KsJeY1UV5+t4l1QLsviFa5"
-    "FalCayY1XFJXYeIFofcovzVEWVQA9cjYu6cxjKQWRuvE/PM+32BNBJC/2kuXPLFU1TTWfrGB8g6oT+sxC6cmSf5yrer5"
-    "9PPu84kKd26GtnHN399Q4/esIc2aoqoh0cvNrBG2A1kjajSYJzqhVt4ssRH2RvhCgKT2C3um0KvR57G+pO7KCVFtptJJ"
-    "rrxPR/TNENSqPimJlkl3nJdpwq8OFX935FS2zwd1UMA3jdI2HUudNWzQLB3r6j/r3q3+0WK0aL92Jt1+LXbE6dEPRydn"
-    "W/tw04AbR0lp/5UobNSMw3pZWl/9+bMNjD8fLNpY8+zNh+NbFu3f/BfHs2W/eJy1V11v28YSfeevmKs+REZF3aRJA1Qu"
-    "Cqi+vmmK2goct30oCnNFjqSNSS67u7Stxv3vPTNLya7ttkCBPgjQkrtn5+PMmWGe51lrGp7RqOHKmlFWcSi97aJ1LR6e"
-    "yMMZla5pTFsFihsTybThmj1d27jBf7KNWfOEDAXXt9VEHnGz5KriijzjoS/x2nmKfBOpsTd4rmfjhpspfR8Y/2ygcGnr"
-    "mq433AIrmnBJLTPuVMNo3OFgPaHoWqCFDXOcUGdqjpEPZuR7GBITbp5/CA4grdxvKsIJ+vb94pS4veLadTwdZfCoM9Eu"
-    "bW3jFo6e8S+9hbX0bhs3OPxy+sWnuEtx1QCcaTiaykQzy4iu2IcUohfT59PnoyxHJL/8T57TG27Zmwgnl1ta9n7NTCvv"
-    "GtrAoBrHpt32kCpHrYsE5DiFwV9l2Sfpniz7N2Oeacxx2Sd05NroTRmzLKezFD0TqOiS/8nnblsk220MtHJ1BRPGXAdG"
-    "ljwuWNsrSR4ctDU/C8hH3CAZsrvz7gOXkWwboqnrAHd3LgHJk/j9o6DIxcj+sA92ihV6fTGhXslh4nQw8qF5dLQ4OZmf"
-    "/o+m0+mQ94LGgC9yR7qCOSFWrtdL+AYO19vHjJhQ8XHkLkczir7HaiR5xgqwvxXYTqEvSw5BSbXbujKIBPay985j/XF0"
-    "adsqnZpIQYWALO3XG9vGATJhroyte89TWuz/p2Qr4N42MRw3OQ10bUKk2sJ+txLHsFVi80YSYXYBfibh7HpN6N5Vt9zn"
-    "Q4tiRavarMPsz2M61NGzjyORCJh+Zeqef3uGCF/yFkbB3s54vIvghewJhwh8OpUXWnxB0qsUgrG2PRBjH10YSrDS7O4t"
-    "wB2EKvzBH6eKFMB0v+4b1tdIBfI6+Ck+HqZ6x41LBscY9LHt+imc6d8xiW+62tiWFu/O3y5OCwoGDivrpdYSCuA0IlTC"
-    "9eTkWGI6kdRZ71qxE1u8NcsaRCldu7JrrRUpzYpXpq/jgRamEBRa04q9kufB4kPkK6WvcRUTQ3a2d8QojfeWgx4IYkMq"
-    "nQh/vLvi1rQlF1NJyYbrrqBr5y9DAlFXJBmnDuKLS3Gi6SLosI9W4mLSYANrSyuKp0wNSYgKVBMeXfgknhWIwTeI/qsD"
-    "TU5tQwz3vVHihp2stiJNcK+QP4XYMqfaSb6S1oH2JaIyDhF0WCP1CU9wGtMJxRW7sRVk9SA1jq3r9xwwspdQgUgCwi0N"
-    "JVmd5425yQfqnBazIWao/LYU4S7uW95HIZ1U/UPCDABnx/8HX9xqFVjQUBFr+Lg05WVSxh5NTVRYHDwx7RZZEzlEaB3S"
-    "80T55fnSxHKzqx/N/ncaOAiPvdOXIahYj/BghCda9CJEg8bc1Z16kOKaJGHPIdUSNuVmkqIj2l1YSSUmAYQEGb7iu2Yk"
-    "dJAIwgd3nd/bUmhpz4fWpAHvK+vukjnZR191WXvWoEnwK247UZiRnhZfGtvwxfA0+Rvsr3eLQZ+/nr8/fv0Kro7FR80b"
-    "gBth0UCbg8O/K/WUx1zL8t38/BvUibeRg4ZiuY2JsfJmJ56Dp4867lNe3vNtt03c6729axR/7aqQZ9+KxskgKfQ/xqCQ"
-    "eoBmldoZCjlUHKh8pBFA5EMc0pUNSWMZo8M/j84uLKl0A5ceFfBAGltRGzJdx8ZrySY80P7LdGB2Oj85/qpIM8mxqEcJ"
-    "U0OW3eofuh26obRWLBo2qpG32S0mrv0Pu5/j7e2+T8uTF1gX4qVvTV1ggZz1EJsOnEPWdi0XSbWVdM9hQJMu0jkfdxqC"
-    "IW49VcDPBLCXpq5oKPJKm6iyfehLOnWZwXsRAHTIgBDILHZPCT1/UCsS8CsBfiSmt3R+78QjIZZ7QHo9habiQzxEElh1"
-    "9aefE/DrLwS5sUEa4UXFHbcVt+U22d9BpKRY46NrbNDxdD+UJWTZJ1NMwn7xmZodwV4k9aG5HrZ1Mqzk+bBDNegaES2l"
-    "LwnqDudzwVHRu5CkJN/nmHNYAESuRDOF12anjpQ2HiqnVcOGDm3LTbpos93Bvxb4tP/CrECHCyj9zt4h6WLvZDhoNPWV"
-    "raAhInoTMCCmIIkZCYkUaaYpSBInwzAWG2k/2jorxymMKxlxYecvPfQS2ZrcO6U7S9fXlW5dstZX5PYQzqI+0O9hrZab"
-    "WWMiGZx6+XxPbt93MYXs7d2SxkfR1/kR/Zfev33z9vQcWgByaXsWL6Q/BXF6wHv1UnPJvrGtGeDO9ysaA+T8+Ozkr1DS"
-    "R0XqE9lTY55+waHdLpAt/Z/K693pm9Q0npwN5XsPZ+a04msZcroaQZXZF0kAjQTix/kPqdk8PVzKpyJoU7raQYKOFt8t"
-    "zt4rIuaxiPJJO2baBEl3Qb1kmp1Iztv0NSPmPgk/fIICMLFfL1G/tHFXrhxkYd8t9OWuF0D3FmkkTfQeyueJseDhkCwf"
-    "OX8+uevAN81+Bwm8Xww="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"pixel","title":"One pixel as a PNG image.","description":"One'
-        ' pixel as a PNG image.","inputSchema":{"type":"object","properties":{"color":{"e'
-        'num":["red","blue"],"type":"string","description":"Its color.","default":"red"}}'
-        ',"additionalProperties":false},"outputSchema":{"additionalProperties":false,"des'
-        'cription":"An image: its bytes in base64, and their MIME type and size","propert'
-        'ies":{"type":{"const":"image"},"mime_type":{"pattern":"^image/","type":"string"}'
-        ',"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"base64","type"'
-        ':"string"}},"required":["type","mime_type","size","data"],"type":"object"},"anno'
-        'tations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"'
-        'name":"tone","title":"A few samples of silence as WAV audio.","description":"A f'
-        'ew samples of silence as WAV audio.","inputSchema":{"type":"object","properties"'
-        ':{"samples":{"type":"integer","description":"How many 8-bit samples.","default":'
-        '8}},"additionalProperties":false},"outputSchema":{"additionalProperties":false,"'
-        'description":"Audio: its bytes in base64, and their MIME type and size","propert'
-        'ies":{"type":{"const":"audio"},"mime_type":{"pattern":"^audio/","type":"string"}'
-        ',"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"base64","type"'
-        ':"string"}},"required":["type","mime_type","size","data"],"type":"object"},"anno'
-        'tations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"'
-        'name":"sheet","title":"A contact sheet: each color\'s name, then its pixel.","des'
-        'cription":"A contact sheet: each color\'s name, then its pixel.","inputSchema":{"'
-        'type":"object","properties":{"colors":{"items":{"enum":["red","blue"],"type":"st'
-        'ring"},"type":"array","description":"The colors, in order.","minItems":1}},"requ'
-        'ired":["colors"],"additionalProperties":false},"outputSchema":{"type":"object","'
-        'properties":{"result":{"items":{"anyOf":[{"type":"string"},{"additionalPropertie'
-        's":false,"description":"An image: its bytes in base64, and their MIME type and s'
-        'ize","properties":{"type":{"const":"image"},"mime_type":{"pattern":"^image/","ty'
-        'pe":"string"},"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"b'
-        'ase64","type":"string"}},"required":["type","mime_type","size","data"],"type":"o'
-        'bject"}]},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":'
-        'true,"destructiveHint":false,"idempotentHint":true}},{"name":"palette","title":"'
-        'The colors as a JSON document, embedded as a resource.","description":"The color'
-        's as a JSON document, embedded as a resource.","inputSchema":{"type":"object","p'
-        'roperties":{},"additionalProperties":false},"outputSchema":{"additionalPropertie'
-        's":false,"description":"An embedded resource: its URI, MIME type and size (in by'
-        'tes), and its text, or its bytes in base64 (data)","maxProperties":5,"minPropert'
-        'ies":5,"properties":{"type":{"const":"resource"},"uri":{"minLength":1,"type":"st'
-        'ring"},"mime_type":{"pattern":"/","type":"string"},"size":{"minimum":0,"type":"i'
-        'nteger"},"text":{"type":"string"},"data":{"contentEncoding":"base64","type":"str'
-        'ing"}},"required":["type","uri","mime_type","size"],"type":"object"},"annotation'
-        's":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":'
-        '"output","title":"Read back the full text of an answer that was cut.","descripti'
-        'on":"Read back the full text of an answer that was cut, a page at a time: the re'
-        'ference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"t'
-        'ype":"object","properties":{"ref":{"type":"string","description":"The reference '
-        'a cut answer names (`full output: REF`)."},"offset":{"type":"integer","minimum":'
-        '0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"require'
-        'd":["ref"],"additionalProperties":false},"outputSchema":{"type":"object","proper'
-        'ties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"int'
-        'eger","description":"The full text\'s length, in characters."},"text":{"type":"st'
-        'ring"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The o'
-        'ffset of the next page; null after the last."}},"required":["ref","offset","leng'
-        'th","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"'
-        'idempotentHint":true,"openWorldHint":false}}]}'
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1078,6 +922,186 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjoyODA6NDk1LGlucHV0czozNzU6MTE1NCxsbG1zOjEzOTA6NDk4OCxzY2hlbWE6MzUwNToxNTkxNyxz"
+    "a2lsbDoxODMyOjQwNjQKeJxtUT1PwzAQ/SunW1hcxIi6deJjaJFAMEQZHPvaWIp9ke2oIMR/52IHGiE8WPb53rv3nj/x"
+    "FHkaE26bBlHJNrp3GlDhIRCUM+gEGp72d+C8PtE1tqrBzIGkaQdHOkPSfhwoAR8huYGCoRnztnsFPVnHFZF6olwghkPW"
+    "JkOpbIG06aU2cLxKELQnBbmnAC6nKqDiRz1QzvPQl55qf6rSHp8Pe7BsJk8hKyDfkbVk62OkxFM0s2xZCg17r4Othhev"
+    "TatuxHqDm03hLfMiWZnVDRPJFR9ETHmbeQRwyWAFXnKY+0PN557PIOM+4HbTufwT1IpjSeWvgvSPhIttBS4AR0trNb/5"
+    "VK5SFlRkzuJV/hax/foG/7ue63ictVPLboMwEDwnX2FZPbRSEiCniHur5lZVvSGkOLAkjvyqvSiNIv69NqCINn1wCadl"
+    "2Nnx7Jip4R8gJtmZ3rliD5LRlO4RjUuj6OC0mnfoQttdVFpWYbSMl/E8WUZ9+4ziyYBn6e0BCvTvxmoDFjk4mp5poYW2"
+    "oQBVS5pm1ELpm7aiBppfyA4tVzuPl+AKyw1yrTy8RkfaAYv2U8VqgR4OI5pmRllZ8tDJxMtAs2LCQTPL8nyKWsENvTkm"
+    "jejKvpErhB3YKyPP+kgkUyeymm85kp74xdVqlCO3B8Bbx9VWHEG6scE1F4BZy05X/t/20AXpZoQrom0JbaaSq3WnkwT7"
+    "Ft5rHnS8XH+SfMRSDBOAeMOkRyXTTppkqhaiBXSNpm6z+nvlFqrBDfrlTwgL9I1gQRVAGClqJEy5I1iimARH7jeVFyad"
+    "aEpeH582D4uQi64qB/jjHfXb5zKEGw/uYew5gkv+DyUZUJI4PN8DDL5GpPcJZuSJXHic7Vjfb9s2EP5XDnpJAshaC2zD"
+    "4BQFCixbM7RN0XbrQ51VtHSK2UikRlJJ3MD/++6Osq3anttszZ6aJ4u8n999dyRzmwRra5+M390mRjWYjJMZ1m2SJiX6"
+    "wuk2aGto8WdbdA2aoPgbWCcFYwMUqq7VtMYMTlQxg1ysvTvP2FYO2kOYIfhWFTjy2CqnApZQ2KZRpoRWhRnYimRIsHX2"
+    "wqkmg1NzZS8RlHgB5SFv52FGXhsstcraOTxi649hNPrgafng0ZWqO3x8kMO1JoN5/52Tid9en70AO/2ARYBGhWKmzQW5"
+    "U0GMH5BtbdouvC5m2Kj8GHQAZfw1Og/WYFRHc4W1bZFWwIfSdiGF/HaS2MtJMobgOkxhkpQqKP7OsmyRp3A9sx4h59U8"
+    "ekZyRrprb3CowKHv6hAjIgwYUWWWAdNCLMKUMGMcyGlUWDlieB1hRWCSdO9OB491dZTBE6iUrjsRiEmt465U7SVwdM46"
+    "XqGtS23KScKrDXqvLjB+EGrkcrHoAVYUpxl9RGcBbwixwpZ4DPkk8USPzrOtSaIKZsp7h3912iFZzbnsBEKskcGb8O6c"
+    "gGJ+LPlQa0MCwYLrDLBEtl1734O3RMYDXqGbL22knD1ITl5gWUXoGY/aUv0jGAxY0QU4bDCojMpoCibn8bbLWDV4dfJL"
+    "TpS9IJdTVVxK5FVX1xAo0qMdoY5GUy58zul4IoGZS7v4ceTVM8mWK6J70Psc4ocQk1DPe95pkwonV3RktACp6zLq1gGN"
+    "k/FtEuYtt3IkEm1Tc7Xogkbq9NvFIk2GTPwChUW6Gg+tvsF6az6cUSyyw0RV8PLFr6AbwuqusREGtXX8A03X0Fgixpck"
+    "NKWOTs7TpbIPjjp5K4pTqr0YyGSrUtQrtMwmOGlVlpolVf1y4FM6YQcke6Q3/T4xMduxsG86D1RYbYgmHn/8PhUeElu0"
+    "g+enz0+Ac5A1rz/iFgAxQwbCeA5eDCcUX6MbfL/cpdEZ0LHvP0Xgu2QTG9IQ+yTcaKMbRvPBSog6Gi/QsRQPjd5hoAl/"
+    "Yqhb2MA4ifFvWyalZV9zhWR3GF/vuTe9rlpfcq6EoVEnZ4nk7FCVZ6aeP6WwkrGMVEaYftAUucK43COvS2xay5GupYf8"
+    "DNQkW8SgSYjX4FXT1lQaOnK8rtEUyGx9++QPUF2p7Z252tsbCC5h3fT/1F7HAfDTaErzqFf8hKU/3S9DOcH7oKcgt4+e"
+    "IvCNnkt6+hli2MFPTo/OTJD9scz1OMroksKqclIaKaDM2X83WOWXDtj4Lx2xi9WCck7NtyJ/I+c3m06ZU9aVKNOXinoa"
+    "/TzcLEgfyfld6b4/v3gz+iQ/arizSq62mzl9m+731z7nm5TZtNhX6vx+G61VNRKKewgbrypyFyv7500K2NBtu4wXbrmf"
+    "284Vd77G3PNlYxXkMr5Izd9fnaY7SAiHzFam7VFkK8vypZUulG4Xp+GQS3vEVVc3w3h+kL7eWNlP8GWEzMXO6Z6wz9Bc"
+    "hBnNhh28/odO+A89wLkOSrZW/1rNwYntaJH/+WiJnNoi/CtysePFwrcgemv2jyF5gV4reRIRSeSdA7REr3DKaiyqDit6"
+    "bPKtSTNZJoYXo/4Bv2/cJRkSfvEjaPioykj1zgcW6WwXbVc3r+NS8qLrU2JUPBzmknHEZiyPuKOMC2GryuOQFuu725BN"
+    "q/vZA9KpdaM/o/JwoPLwAf9tj7/q6599O6DalyPn0rfgZ++ub4asoUJHRTnti5lydGlB57O9fWb6ja0DeR3PasmQKzpE"
+    "dkUR04n/MUL5B4Hw9BhYB1QVhMj0MlY+ZDuOnSpZQbLKv4+6j/EeziRy2aJ5a11dDmQXdEz+DSYKxXF4nO1b624buRV+"
+    "FUIosDIwlmXn0l3ZNRCk2V23sRPEbosiVWVqhpIYj2ZmSY5tbdZAn6YP1ifpdw450oyk2LKzC7iF8yPwXEieG8/3HerM"
+    "51acaluouNVrdTvPWlErk1OFi6lKtMTlpTJW5xnu7Ha6nS7uDEszVmpg1E+lNsoOipmb8AuHf3jW+Q4vJMrGRhfODzum"
+    "iXoizqdTmSVWuIl0Qmb2Shlxpd0Efws9lWMVCSlsXmZJRLfUdKiSRCUCS+SlifE4N8Kpayem+hr3aew/MjdR0w7WzEtX"
+    "lK7V+9xyboZV6UXcLnShkuryJmqN03wo04E0Y9vqffxcKbu9/clC2KjlZgVdW2d0NsZ1UBJTjGRq1bJudTXyTIk/nb47"
+    "ESq7VGleKNwR1iWQbD8oKi5lWirRhiLbYoT/8VhnWxFsooTOoICQFq/xNPnwk4qduFAzKDuciUIaCOuwHAt9E9WkD9pH"
+    "LTvJjaNb+RplVFZOoXWr0pVs0r9TRz83iTuVLhI0eO6JdqJGskxdjy+31gm1PdKpWghTSDe5265XRjvFVgkWniiDAMhy"
+    "J1wejNrj58OZU1bko3oUlYnOScSVEBJtKRDt7hsrMhIfLrM04ftXZz9u70Wi0+lEQjvrlZuvBAcpCMnrhUCqqZmoYTle"
+    "KDjM81TJ7G4d4aor4YyM1VDGF6yDzuDeTKZCGZMb21zH6anK2clhJXhzqMzdC8Uyi1XK0odNKOSI4shNtBW4ngmr4pz2"
+    "JuxzHtY590Is+XQqrxfBFuQgqccbCYIwqvkU9l1IEE8Q3jGksn43jMo09W6w8hIupN1yHkLxw5vvz0W720M8wJ1Tjf0F"
+    "x2fw21j5FRycACeH6PQvLWliC52m24k2945NisUlGSn+BKkXVINWLPbSkjGSlXxAqBTYwF6xkKxFksflFCpzLqHMEzz7"
+    "jd1CFFmnZEJCmTLLaO83xBhplSb3z3WcwrwKkaiUoW22vZ2mU9sTXso8S2csKvIV7OG8j5PcOXiRLdwQRl0XqdQPSL1+"
+    "Ne8M7P2c78PnPsXGmF+MTD690xpD6eLJfWMAM4WwlWkK1Tlhv9WUTj5r4FfwRuST+o2X5Pujt2/YX1XWJ7/NwSLVdCXj"
+    "iWhXEUypSKUjNulS9H7Kh/YBO5B9GHTuCUpArIWBgbbZcawPGYo8l2eUMqtN9HxrI8mk3Yb2RQqkSh4Q6k0JPQ6wVSqo"
+    "nSgkekc7jKSebSZTmuZXSNSIrTJ2+lJ9tWBkodp8NXaT55uJxOo8mHHQCj+VEAB3xcmr4zfN9G6BJ22jCiWdHKZqaz9s"
+    "lCwf5gl5ORNDRa8pxOg58i6mqQhdcs4Ew3qzI0abgs+UrfOM2QNMGXSYefCtCY7tq8A3Z/RoB8m90rDHW8UTR1JtpI11"
+    "5APLxCpn3nQB+4l2phQh/oq6fs0QwnNvsVMBfZgQ5IaMMJwV0loiiEsOoxz3dam7WpQoXiaOX7/nGLE7xEhoH+oRtN0o"
+    "eKZx8RDCocylWhFlLofIYXrOTZtFMGu2zcZ7CP0J+wmqVMgR8I1Qzc9aGvbJRtJUZcrXeCjMIWgLqWu9mS8Qd2n64GUR"
+    "CK+IuohTmka0T/989PZtZ5ps3S0EmHsFnjUgFQceCQ+p+pDzjGDlzIZNQfx2GSTbo1SOIwKjKNg+EsWsMDmXIICsAAJe"
+    "rCvaiJBsiPSyL1CwKSIBXBiQrJamNRrqAv4EShbZwUyXKiMeuqgfPWWjig2kclDVb8+7+AdrYnPHMpjqVVajjLSX2WJt"
+    "RG5UZWRfHNZSIMFpFMhZJV3k0YNeg6ba5BlTKJ/tqnm3RJpnY06xuMXi1Mgp0YgESZWY8iJpLRSI/GoLmixOItFl9poh"
+    "h20RbsVUu9Aiwid9MF5KAZZtO5UFm42EnOokSbloMeDnJkEtqOgpXkVVaJHV2bjBVioJ03De9mQUUICxo4j/bNJnWqDa"
+    "+9Wj8y0wtDGMQRVJk+JSjW2Ro5z+uXLLcZ6grEC4OIMpXH6hMhb9yhf4wU2E0gCjg1/0dGAdOOEvh5H4eHRyetaPxMHB"
+    "6d9PDw+58kJsUcpWJWoiKKISLvC0EUPY/kJBsSGsgNBK8/wCkK4vVKNqsPm8QINhKd5paYI/1l5TzUcZTnpRSaESopfW"
+    "8QnBGY0bKnelECIH8ycDsk9w7iFPdLDzhYdEcyk0pLcpre53Fx9rUPnJCEaCUB3rp+iJ0tKepFRMo72rvKSjnHgLM1jm"
+    "Gbm3r/bOULFRtH9ar4T/e5kDB3ULsADDA4nqeWF74sCP6RF3OKT5PA+eM2LxkehqP7jvLn7LkcZb1H6B1UYeayl2NY8L"
+    "5x0IawjZbvLGHlkDzpwB6TNtJ4h0kmOwRFExCR2KpCnCsO05sTjBu5Lf8dZGhGQU0RaRg0oEm45pg8T+o6OCUAd7QSnC"
+    "sFO9O6BRuFo89q9rPvdYcD8+RWDRAqat0E3IxKl8d++FT0HkiZHUqUo6dCpV4XH9SKrQ1ypdOUx7B3PyE39Q9P7kB3/q"
+    "QR5UoxGyNUXE3Fi4G0uDagPbhY/FLCzAxzGrJ2BxnuYbElLGAl4nqR0r+ashQo9OlZpyH8HvvECHgcufqwxCQQwI+F31"
+    "Z2viXGF7OzuUsEOR2cnNeCcxsP7OXnevu727tzMvpWH8dyNWJMjtj83o6M8gAI3TijEmv6D/kawsBIdfFMxO+43uyiTR"
+    "JKdM39fGrEXtV+GUqceR7A+fEIZDadXL537v+qR1fEScHCLxPat/VisieYHnQrV4YgqHqZ6qQfUUBSkdCuH5P/mFnRUX"
+    "YQTPT0iK7TIlb3RXasOavpSykZrfZHGe0ARgLSz/6sw3dfd/9E/r8oWVw9T9aMkJpIvya648oAO42gNpjKRwRb03tasD"
+    "lm0XdkztxYUxaIetebCkSzVD/2b5CUKlUoiY3j3iikOG3OGkK+1a4fhQ7W79UMysVw5UxVKYrHuG9ObWPkCiNzNCwtrT"
+    "iqhSXMBHOl1j9WXLsFQLGfqP343e3P2bfmV6SnqtpYK3Qr+BT8m49H8MON8PABikUTibrf40ZeFPOKbaUlYdJCi3QYWz"
+    "mEtiZbAXZTgDmZ/clt5uxNwlYR1nH5+JQ8InQQNBZoZAlVJuLmwhmTvzBIMwmob1SZzi18mld/kq9ZG7Pt8vw8YX8/8y"
+    "gJDfbsnAN7Vqy9FpxEpKFiN1RUUHWYT4uYXv6OQKCPm3V3/1Pwf8CvgYVtjw1C1o+O2ytD9WZ27fbg+1q8T+X0dFMvFv"
+    "AYnsu9sgkV94gsQnSHyCxP9DSOR8/3gRsUKEhUcWkLBZ1q8jxT1w0E6UcmuAkLIYHCn4eS8cBBHq0g/eGMo/rWacp5lt"
+    "bIqKQ+rKYL99oWy0y3nyY78BiwQtmxWKZ3yGR1PyIQEfDzxGdJzvZni1Odl8uz4Vlr8dilJSaOTXJ1x9wtUnXF2Hq48T"
+    "OwNs1DPpJnXl8rbfDD7IctmRX2d31a0sSX9j9C1kqpA6b1m71sVXNepEi240fli1pD20MH10gHg/rFtpzfO495cPR9Ea"
+    "hBNtgkLCxC0PhVWPHv/ctgYwRZvE2iLHy+u6PC84FJbu3I6elYQUe6XRAQ3fqmzsJginNRH6BZj9CoB1zdS3GP5rIS8p"
+    "tgZ/n8rXJ5h9ZG58rDC77kQ3AMWjrWDvUXFW8zUz+fvQO8Mdnh7o9sV5aA19ffzH//zr39RNBjddUd8C9W/UmlW/+lC2"
+    "CpXbi0+vzFrANGpUM2loru0k6jIYcOey23nW4X75m7UuDnP167aa90c3bfWB+gFWGytC7/q8r086cSW5SYS+h6B2DGrF"
+    "lIJCzre8Q2hl+IRbE+TxNxBhPPeimAv62Z9QMltqEOlg6FcbnWx226/EnhfUvwMYjazatF88nIZ0m7131L99vwl2qXGn"
+    "+/jODW4fyfG4JnMGE64eNOFZGpjInYdQZ/WwQ6T4gcyTF300nVvpRoUNK4ceC3nmtzIsxQc3q1J4dSjyKXT5UwwK9H1B"
+    "Y+pNGdK6zgpA+ACcR1XQP6o++WEZ+09E5YmoPCKisoocc5To7u49e/7i5e+//U4OY+Qv1m2FE1SfYS2/Lar8KroiJErh"
+    "c19rDY14QPZZt38XCNT46sU3UrbPOclUjWbUbbjVuTWJRY3qp44BLZ/5bx2yu5r11ySMu8r7fo1NVnugzhCpf2uA4krx"
+    "grWo/lKFWyI8QSaoLZO4Z0ltZZnVCdlsgrBJlaGutiI3LrT/STEsxx1OoWF9Ty4bi+9tsDhYBhZN5ZiqY8RbOICgi9Aa"
+    "GL7PsXDaUt+sUZ9Y6IYcq+y6JtHzuyU6qy1ADfqka6Jizd3WJBb4Dy/hO/v3hVUeFj72G3KsJeY1UV5+t4l1QLsviFa5"
+    "FalCayY1XFJXYeIFofcovzVEWVQA9cjYu6cxjKQWRuvE/PM+32BNBJC/2kuXPLFU1TTWfrGB8g6oT+sxC6cmSf5yrer5"
+    "9PPu84kKd26GtnHN399Q4/esIc2aoqoh0cvNrBG2A1kjajSYJzqhVt4ssRH2RvhCgKT2C3um0KvR57G+pO7KCVFtptJJ"
+    "rrxPR/TNENSqPimJlkl3nJdpwq8OFX935FS2zwd1UMA3jdI2HUudNWzQLB3r6j/r3q3+0WK0aL92Jt1+LXbE6dEPRydn"
+    "W/tw04AbR0lp/5UobNSMw3pZWl/9+bMNjD8fLNpY8+zNh+NbFu3f/BfHs2W/eJy1V11v28YSfeevmKs+REZF3aRJA1Qu"
+    "Cqi+vmmK2goct30oCnNFjqSNSS67u7Stxv3vPTNLya7ttkCBPgjQkrtn5+PMmWGe51lrGp7RqOHKmlFWcSi97aJ1LR6e"
+    "yMMZla5pTFsFihsTybThmj1d27jBf7KNWfOEDAXXt9VEHnGz5KriijzjoS/x2nmKfBOpsTd4rmfjhpspfR8Y/2ygcGnr"
+    "mq433AIrmnBJLTPuVMNo3OFgPaHoWqCFDXOcUGdqjpEPZuR7GBITbp5/CA4grdxvKsIJ+vb94pS4veLadTwdZfCoM9Eu"
+    "bW3jFo6e8S+9hbX0bhs3OPxy+sWnuEtx1QCcaTiaykQzy4iu2IcUohfT59PnoyxHJL/8T57TG27Zmwgnl1ta9n7NTCvv"
+    "GtrAoBrHpt32kCpHrYsE5DiFwV9l2Sfpniz7N2Oeacxx2Sd05NroTRmzLKezFD0TqOiS/8nnblsk220MtHJ1BRPGXAdG"
+    "ljwuWNsrSR4ctDU/C8hH3CAZsrvz7gOXkWwboqnrAHd3LgHJk/j9o6DIxcj+sA92ihV6fTGhXslh4nQw8qF5dLQ4OZmf"
+    "/o+m0+mQ94LGgC9yR7qCOSFWrtdL+AYO19vHjJhQ8XHkLkczir7HaiR5xgqwvxXYTqEvSw5BSbXbujKIBPay985j/XF0"
+    "adsqnZpIQYWALO3XG9vGATJhroyte89TWuz/p2Qr4N42MRw3OQ10bUKk2sJ+txLHsFVi80YSYXYBfibh7HpN6N5Vt9zn"
+    "Q4tiRavarMPsz2M61NGzjyORCJh+Zeqef3uGCF/yFkbB3s54vIvghewJhwh8OpUXWnxB0qsUgrG2PRBjH10YSrDS7O4t"
+    "wB2EKvzBH6eKFMB0v+4b1tdIBfI6+Ck+HqZ6x41LBscY9LHt+imc6d8xiW+62tiWFu/O3y5OCwoGDivrpdYSCuA0IlTC"
+    "9eTkWGI6kdRZ71qxE1u8NcsaRCldu7JrrRUpzYpXpq/jgRamEBRa04q9kufB4kPkK6WvcRUTQ3a2d8QojfeWgx4IYkMq"
+    "nQh/vLvi1rQlF1NJyYbrrqBr5y9DAlFXJBmnDuKLS3Gi6SLosI9W4mLSYANrSyuKp0wNSYgKVBMeXfgknhWIwTeI/qsD"
+    "TU5tQwz3vVHihp2stiJNcK+QP4XYMqfaSb6S1oH2JaIyDhF0WCP1CU9wGtMJxRW7sRVk9SA1jq3r9xwwspdQgUgCwi0N"
+    "JVmd5425yQfqnBazIWao/LYU4S7uW95HIZ1U/UPCDABnx/8HX9xqFVjQUBFr+Lg05WVSxh5NTVRYHDwx7RZZEzlEaB3S"
+    "80T55fnSxHKzqx/N/ncaOAiPvdOXIahYj/BghCda9CJEg8bc1Z16kOKaJGHPIdUSNuVmkqIj2l1YSSUmAYQEGb7iu2Yk"
+    "dJAIwgd3nd/bUmhpz4fWpAHvK+vukjnZR191WXvWoEnwK247UZiRnhZfGtvwxfA0+Rvsr3eLQZ+/nr8/fv0Kro7FR80b"
+    "gBth0UCbg8O/K/WUx1zL8t38/BvUibeRg4ZiuY2JsfJmJ56Dp4867lNe3vNtt03c6729axR/7aqQZ9+KxskgKfQ/xqCQ"
+    "eoBmldoZCjlUHKh8pBFA5EMc0pUNSWMZo8M/j84uLKl0A5ceFfBAGltRGzJdx8ZrySY80P7LdGB2Oj85/qpIM8mxqEcJ"
+    "U0OW3eofuh26obRWLBo2qpG32S0mrv0Pu5/j7e2+T8uTF1gX4qVvTV1ggZz1EJsOnEPWdi0XSbWVdM9hQJMu0jkfdxqC"
+    "IW49VcDPBLCXpq5oKPJKm6iyfehLOnWZwXsRAHTIgBDILHZPCT1/UCsS8CsBfiSmt3R+78QjIZZ7QHo9habiQzxEElh1"
+    "9aefE/DrLwS5sUEa4UXFHbcVt+U22d9BpKRY46NrbNDxdD+UJWTZJ1NMwn7xmZodwV4k9aG5HrZ1Mqzk+bBDNegaES2l"
+    "LwnqDudzwVHRu5CkJN/nmHNYAESuRDOF12anjpQ2HiqnVcOGDm3LTbpos93Bvxb4tP/CrECHCyj9zt4h6WLvZDhoNPWV"
+    "raAhInoTMCCmIIkZCYkUaaYpSBInwzAWG2k/2jorxymMKxlxYecvPfQS2ZrcO6U7S9fXlW5dstZX5PYQzqI+0O9hrZab"
+    "WWMiGZx6+XxPbt93MYXs7d2SxkfR1/kR/Zfev33z9vQcWgByaXsWL6Q/BXF6wHv1UnPJvrGtGeDO9ysaA+T8+Ozkr1DS"
+    "R0XqE9lTY55+waHdLpAt/Z/K693pm9Q0npwN5XsPZ+a04msZcroaQZXZF0kAjQTix/kPqdk8PVzKpyJoU7raQYKOFt8t"
+    "zt4rIuaxiPJJO2baBEl3Qb1kmp1Iztv0NSPmPgk/fIICMLFfL1G/tHFXrhxkYd8t9OWuF0D3FmkkTfQeyueJseDhkCwf"
+    "OX8+uevAN81+Bwm8Xww="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"pixel","title":"One pixel as a PNG image.","description":"One'
+        ' pixel as a PNG image.","inputSchema":{"type":"object","properties":{"color":{"e'
+        'num":["red","blue"],"type":"string","description":"Its color.","default":"red"}}'
+        ',"additionalProperties":false},"outputSchema":{"additionalProperties":false,"des'
+        'cription":"An image: its bytes in base64, and their MIME type and size","propert'
+        'ies":{"type":{"const":"image"},"mime_type":{"pattern":"^image/","type":"string"}'
+        ',"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"base64","type"'
+        ':"string"}},"required":["type","mime_type","size","data"],"type":"object"},"anno'
+        'tations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"'
+        'name":"tone","title":"A few samples of silence as WAV audio.","description":"A f'
+        'ew samples of silence as WAV audio.","inputSchema":{"type":"object","properties"'
+        ':{"samples":{"type":"integer","description":"How many 8-bit samples.","default":'
+        '8}},"additionalProperties":false},"outputSchema":{"additionalProperties":false,"'
+        'description":"Audio: its bytes in base64, and their MIME type and size","propert'
+        'ies":{"type":{"const":"audio"},"mime_type":{"pattern":"^audio/","type":"string"}'
+        ',"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"base64","type"'
+        ':"string"}},"required":["type","mime_type","size","data"],"type":"object"},"anno'
+        'tations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"'
+        'name":"sheet","title":"A contact sheet: each color\'s name, then its pixel.","des'
+        'cription":"A contact sheet: each color\'s name, then its pixel.","inputSchema":{"'
+        'type":"object","properties":{"colors":{"items":{"enum":["red","blue"],"type":"st'
+        'ring"},"type":"array","description":"The colors, in order.","minItems":1}},"requ'
+        'ired":["colors"],"additionalProperties":false},"outputSchema":{"type":"object","'
+        'properties":{"result":{"items":{"anyOf":[{"type":"string"},{"additionalPropertie'
+        's":false,"description":"An image: its bytes in base64, and their MIME type and s'
+        'ize","properties":{"type":{"const":"image"},"mime_type":{"pattern":"^image/","ty'
+        'pe":"string"},"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"b'
+        'ase64","type":"string"}},"required":["type","mime_type","size","data"],"type":"o'
+        'bject"}]},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":'
+        'true,"destructiveHint":false,"idempotentHint":true}},{"name":"palette","title":"'
+        'The colors as a JSON document, embedded as a resource.","description":"The color'
+        's as a JSON document, embedded as a resource.","inputSchema":{"type":"object","p'
+        'roperties":{},"additionalProperties":false},"outputSchema":{"additionalPropertie'
+        's":false,"description":"An embedded resource: its URI, MIME type and size (in by'
+        'tes), and its text, or its bytes in base64 (data)","maxProperties":5,"minPropert'
+        'ies":5,"properties":{"type":{"const":"resource"},"uri":{"minLength":1,"type":"st'
+        'ring"},"mime_type":{"pattern":"/","type":"string"},"size":{"minimum":0,"type":"i'
+        'nteger"},"text":{"type":"string"},"data":{"contentEncoding":"base64","type":"str'
+        'ing"}},"required":["type","uri","mime_type","size"],"type":"object"},"annotation'
+        's":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":'
+        '"output","title":"Read back the full text of an answer that was cut.","descripti'
+        'on":"Read back the full text of an answer that was cut, a page at a time: the re'
+        'ference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"t'
+        'ype":"object","properties":{"ref":{"type":"string","description":"The reference '
+        'a cut answer names (`full output: REF`)."},"offset":{"type":"integer","minimum":'
+        '0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"require'
+        'd":["ref"],"additionalProperties":false},"outputSchema":{"type":"object","proper'
+        'ties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"int'
+        'eger","description":"The full text\'s length, in characters."},"text":{"type":"st'
+        'ring"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The o'
+        'ffset of the next page; null after the last."}},"required":["ref","offset","leng'
+        'th","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"'
+        'idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5971,6 +5995,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5984,6 +6022,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9839,6 +9878,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 996: the first handler from handlers.py
-#     line 1108: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12276: the tables (commands, groups, errors, result shapes)
+#     line 816: the first handler from handlers.py
+#     line 928: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -220,6 +220,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -375,16 +380,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -392,8 +415,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -679,209 +702,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjo1MTg6MTA4MCxpbnB1dHM6MzQyOjEwOTgsbGxtczoxNjIxOjUyNTAsc2NoZW1hOjM3NzA6MTYyMTgs"
-    "c2tpbGw6MjAxMDo0NTMwCnicdVNNj5swEP0rI59ht71mTzms2krbHtLs5oA4uDCAFfAgf2wUVf3vnbEhoSv1gtHjzZvn"
-    "mcdv1TuKs1e7qlKq4IcP1JxVob7SBabYDEAdkEUwAScIAzp+9Q+qLirlcCUf8hvgO7or+AHHroCR+t7YHrTnYugJl7KL"
-    "NoFrTnxAtMGMIgvBTKIMcQZyCWn0OKLjwzY4+ic4uohwGdAu0IhtFoweWe+oz5icsmFtk9+Ce5/FQmecD7mWm3IX0R81"
-    "Y1zALNtCx10vgw5ZcnY0zeJyNEwSdkZ8Ie5mZ2wq3S0w/Nh/f4aqLPeHL/C2f3l9rtcJUXQNboVWLEs51G1WWnF4PXxT"
-    "db11IWsZaJ75KqXoyPQcXxA0rDgk/fUSckUXrZUPFMO6rsbMYuVn7HteGFdnCDruc6szFtIyH8REXaiGpokHlCOyLLyq"
-    "i0/yYMSyeVV0evSYTd9SkUlMKUsfkDPGYpmdw6XtFTh8LC2tmH4Px7YUG5Lu9+I7OS2euZ//52XZzofh/WOMHG60Tyng"
-    "gVJJGpuwfsW2x/DRv/wcwpzRtoWMDaOj7V2W7uvcN21b44eN3JFjIZDINUTnW+OGE+Exbc8H7QI6Zk/aWD5a9B5dcnUa"
-    "DHvJ5BzwjYt7Bu9bY2/aBnfdPT4a+46Wp3BlyRtoKaCMfB0l93BEgSOg0gL+/AUWB2breJzNkk1rwzAMhs/trzBmhw3S"
-    "JO1uuW/sOMZgh1ComyiNm/hjlkwppf99TpND9sFaBoX5YixeWe8jaYpkimaSH/gNFjUowTNeE1nMkmSLRs/6aGzcJimd"
-    "qChZpIt0Nl8kgzzitLcQssx6CwWFt3XGgiMJyLMD10JBdw8qJCf1JqhKwMJJS9LoEH6rBTEyrDWmYd7y4zHiDt69dFDy"
-    "LO9/WUZclKXsUkT7PKpSiRbhGOXL5dTBtYGQwOKISGqCDbhvSE9mx5TQe+aM1yXGJ0ElfEs8u+/4zrLshKRrgkBhgrER"
-    "ivZqPZAMRudpnF7k1SP8myUi0cDfN6i3NMm1b9tTwHiy/jSI3006qM57fK2BBSE40AUwwQpPTGjcgWOdQ2S3qyoUZn3R"
-    "jL08PK7uYh5gTFUh0I+Lp6SWyiuepaPRpSGnlUqeSZl/mnZ3vnau47qgcR/4mneaeJztWN9v2zYQ/lcIvSQBbCXF3py1"
-    "Q4GlaIdiGdpseaiNiZZONmuJVEkqqZf5f993pOzYtZbaHfq2PEUkj3f33Xc/6IfEG1O5ZPThIdGypmSUzKlqkkFSkMut"
-    "arwyGos/m7ytSXvJ34JlBkIbL3JZVXJaUSquZD4XWbjtwyTluzKhnPBzEq6ROQ0dNdJKT4XITV1LXYhG+rkwJc7gYGPN"
-    "zMo6FW/0nVmQkEGLkE5kzdLPobWR2ttl2izFj3z9CzEcfnRYP/nxTlYtvTjJxL3CjVn3neGOX95f/yrM9CPlXtTS53Ol"
-    "Z9Anfbj9BJcr3bT+fT6nWmaXQnkhtbsn64TRFMVJ31FlGsKKcL4wrR+I7GGcmMU4GQlvWxqIcVJIL/k7TdNVNhD3c+NI"
-    "ZLyaRc0EZZB91CZOpbDk2spHiwACQyr12mAsxChMARoDAaVRYKOI8bUAC2jidKdOeUdVeZaKl6KUqmrDgejUo92lrFww"
-    "nKw1llewtVC6GCe8WpNzckbxA6hB5WrVASxhpx7+RdYI+gzEclPQpcjGiQM/Wsd3jROZM1X+tPSpVZZwa8ZxBwgxRpo+"
-    "+w8TAMUEWROiUhoHvBG21YJPpD3Bdx16a2icoDuyy/UlA3ZfBKdcwGVjomNAKgMCRDQYsbz14rQmL1PEUedMz8senTFu"
-    "4t3VqwyrM+icynwRbC/bqhIetp71GTscTjn2GXvkwAO9DCnjRpFab4PDHBTV4d55ET8CNwF81lFP6UGg5YaRDJggZF6K"
-    "jN1icjJ6SPyy4XSOXMI2Eqwh6xUh2x9Wq0GyTcYDBFaDTYlw3uSLvRrx2tyLus1DSrOVylPd8VO5Yw3sVG1OOW+Runs6"
-    "b2MqI6xmIdomYb/WlENRi7dMBoksCsUisvptS0vIgR4knjj9pQHXcNShZJaxkNE69gf6A+W5abXf2kGu0Yxsvyvr43DJ"
-    "K1/x+TeAGeu7aEJWalSTUK+DfkuyuNbV8rVibaFqsSv4B4l6R3G5c1EVVDfGo94/nt6OP4pQLwPexfUuIQMsA4RmNuOq"
-    "iwKGRJwZOp4LzlPjeiDqZSDnmAVIRdBTUClRMJPRD4zncTR42qhYiQ8IXHdw8rWYPPLrm4JyL5Xfzw8sChBGVYGcXtWc"
-    "jMgUYWwsvahGKIW51DlV7lLc4FY0L9LdUkXF8eGi3AD+rYO6raddvLpwPLtIL757RKbo8ST1N0fkv2VJ62gvHjdyQaE4"
-    "olqg0XOJHCAzFpwgpbLOR+yVX89OlcQaBAahl5WI2j1KXjrWY/2GR5olS4/QkpfkzrURn1pYyzNaLQvqco57zwitqGt7"
-    "sGvI1z6HyN8QOcWlwyE+zi7Rc14FFQplvCZZ/cTNfCMJ9cOwN+S953+8fPv71Xcu7B6A/V/VD6zqR1aQCNQWYyNiPWVd"
-    "Fj0DT8fhjhthhL2XYaQCWcOYJLAkQ9EZBVFLJaYBlBVmtwKFeTHKn/B0ZBe4KMyy4O/OUJZC9GimQebrRLvZsUuGibBz"
-    "iVFx4jQLHkdsRmEGPEs5FKYsHfXFeJDUSqu6rZPRxVbJu4BMpWr1FZFnO1WS//bLV3k8+78Bqqd8ZF9Iz/z8gLZ8s80a"
-    "BDoKDjjK+RxvwtzjaRIg5QO9duhuA839ugyv1T17tppNVSWrSZ8V0Z11UvOlgaeXgmWELD3ZTdVNe9pGmWwg2fjfWd3Z"
-    "+B16ClQ2pG+NrYqdvJ2EINaN33m+u7lpGqA2rJRjq9YF5dai2YDf633B+5uGwgmJXNO8Aeak+/X4WHFpZ+EXg13jvLH7"
-    "TfE2vBFQ7Plyln0EPfTUxwI1bYsZ7ReozcuD7wBWReAWtda43esicpOdUTZXDW3h9L6d4X3HdStuiRIYb5xU/A7DiLsP"
-    "0OFyvcgUys17E4c32K8cL5wnsUELsT0Tx23o5XEzzhX9kEx40eFYTtGw1iqIx8Y3Oj9XeHNqhG/JTI8at5fW8F2F0T88"
-    "/biQz9cTefc7haV95A4SqdFEbmJ+y6apVB7y65x/AAq5/4W1SEC4sbF0/bm28mbT0k/Cjy7keAoTTSURKE7nfSsPENnG"
-    "8AZ5XEn/iOV6YQdT+OzOH9jI1RasXevvbL3untIDMV2GlrRvW++RAxDrs6mSUzwEOqPSqdKPhoWtLctedjNSWA9oTJee"
-    "3L59/3oQvPsHz7kreHic7Vvrbts4Fn4VwlhgHEB23LQzu+N0uii6nZ3u9oZJgGLRMRxaom2OZUlDUkm9nQD7NPtg+yT7"
-    "nUPKlmw1dpP5kR/pj9QSJfLc+J0Ljz534lTbQsWdYWfQf9yJOplcKlwUMnNmhetLZazOM9x61B/0B7gzKc1MqbFRv5Xa"
-    "KDsuVm7ODzz74XH/ezyQKBsbXTj/2nPh5xJWmUuVCJcLOVOZs0P8zFMbicLky8LhB2bLSxMr/JQizpdLmeH5uXQizWdW"
-    "0FWeKb7zSybtwvaxWl66onSd4eeOcyus59Qnh9uFLlRSXV5HnVmaT2Q6lmZmO8OPnys+e71fLciMOm5V0LV1RmczXAf2"
-    "MMVUplZtcyUze6WMuNJuzjT94+zdW6GyS5XmhcIdYV0Cyk79E1JcyrRUopsb0RNT/MWwzo4i8KKEzsCAkGDQT5NPflWx"
-    "Ewu1grgmK8jPgFiH5Zjo66hGfeA+6th5bhzdyluYUVm5BNedileSyWgvj35uIncpXSToZQHS6W3RTdRUlqkb8uVRG1G9"
-    "qU7VhphCuvl+uV4Z7RRLJUh4royKRJY7Mhwv1CGPT1ZOWZFP8aDQS5gUjKZMdE4kquVEJQmkV1mU6EoBQ3ffWJER+VCZ"
-    "pQnfPz//qXcSiX6/HwntrGduvRIUpEAkrxcMqcZmoiblbMPgBNasZLafR6jqSjgjYzWR8YJ50BnUm8lUKGNyY5vrOL1U"
-    "OSs5rARtTpTZv1Ass1ilTH21m+SU7MjNtRW4pk0Z51liST4XYZ0LT8SWTpfy08bYAh1E9ewgQmBGNZ1CvhsK4jnMOwZV"
-    "1u+GaZmmXg1WEl7QbrkIpvjzyx8vRHcwhD1AnUuN/eWxRMyUX4EgBUoO1ukf2uLEFjpNe4k2X22bZItbNJL9CWIvsAau"
-    "mOytJeO5WspbmEqBDewZCzgtkjwul2CZsYSQJ2j2G3sEK7JOyYSIMmWW0d5vkDHVKk2+HusYwjwLkaiYoW3W66XpEjju"
-    "qcyzdMWkAq8gD+d1nOTOQYss4QYx6lORSn0L6PWreWVg7+d8Hzr3EBtjfjGFR9krjYl08fxrbQAzBbOVaQrWGbBfa4KT"
-    "zzqJKm1EHtSvPSU/vnr9kvVVoT7pbe0sUk1XMp6LbmXBBEUqnbJIt6z313xib7EDWYeB56EgAGIuDATUY8UxPyQo0lye"
-    "EWRWm+jJ0UGUSdsD90UKT5XcwtSbFHo/wFKpXO1cAegd7TCienUYTWmaXwGoYVtl7PSlujNhJKHafJXCyZvkh5HE7Nw6"
-    "4qAVfitBAO6Kt8/fvGzCO4Ii0TWqUNLJSaqOTsNGyfJJnpCWMzFR9JiCjV4AdzFNFcolFxxgWC922GiT8JWy9ThjdQtR"
-    "Bh5W3vnWCMf2VYg0VzR0DHCvOByuAz7P2lQb60gHlgOrnOOmBeQnuplS5PF32PVrBhNea4uVCteHCRHckBAmq0JaSwHi"
-    "lsII4+4G3dWiFOJl4s2L9z7yPaaIhPahnoLbg4xnGRe3CTgo8t4hZU2HyCF6xqbDLJg567HwbhP+hP0EVirPEfwbeTU/"
-    "a2lYJwdRUyUod9FQmIMzDPVJH6YL2F2a3npZGMJzCl3EGU0jumf/fPX6dX+ZHO0nApF75TxrjlQ89Z7wGWUfm/TJypUN"
-    "m4Li220n2Z2mchaRM4qC7JGPrZCRcQoClxWcgCfrijYiKJsAXk5FmSWKggBODIhWS9MaDXbh/gRSFtnHTJcqozh0kzn6"
-    "kI0yNgSV4yp/ezLAP0gTmzuWVe6Y1UJG2ssssS4sN6oQOeKUpAaB5E6jEJxV1EXee9Bj4FSbPOMQyqNdNe8RssxsxhCL"
-    "W0xOLTilMCIBqFKkvAGtDQORX20TJou3kRhw9JoBw47Ib8WUu9AiwoM+Il6CAJ/ZLmXBYiMilzpJUk5aDOJzkyAXVDSK"
-    "R5EVWqA6CzfISiVhGsZtH4zCFeDdacQ/m+EzLVDt/Wro4ggR2gzCoIykGeJSjm2BUU7/u1LLmzxBWgFzcQZTuHyhMiad"
-    "zWOtJvLScEZPf9fLsXWICX9/FomPr96enY8i8fTp2b/Onj3jzAu2RZCtSuREYEQlnOBpIyaQ/UKBsQmkANNK83wBl64X"
-    "qpE12HydoEGwZO+0NLk/5l5TzkcIJz2pxFAJ0kvruEJwTu9NlLtSMJGn65ExySco9xlP9PT4C4MU5pJpSC9TWt3vLilC"
-    "+skejAihPNZPMRSlpT1JUExve1V5Sqc5xS0cwXKckXv5aq8MFRtF+6fzXPjf2zFwYLdAFGD4RQr1PLFD8dS/M6TY4RnN"
-    "5+PgdUQsPlK4Ogrq2xffsqXxFrVfiGoj72vJdjW/F+odMGsQ2W3GjUOSBpS5gqfPtJ3D0omO8VaIikmoKJKmMMOuj4nF"
-    "Wzwr+RkvbVhIRhZtYTnIRLDpOGyQ2H9UKgh5sCeULAw71asDHIWrzbB/XHPdYxP7cRWBSQs+bSfcBE0M5Y9OvvUQRJqY"
-    "Sp2qpE9Vqcof10tS1uXxYqeM9hOF7CXFZVMWNMLjJRFIRHMdTE2ngGwyi7XEcDeWBikH9gzXxizEwDWZ7TIY/3dTSAqG"
-    "dhzZBxIzgJm2pSgLdky+bjIOCS8g/k/Vz87cucIOj48JkEMS2c/N7DgxkO7xyeBk0Ht0crxOlcHkuynTGKjyZTEq7RkY"
-    "mHFasQ/JF/QXYGSdJxNipf1Ed2WSaCJWpu9r77R65XeQqZ2zl52GLJaqlv2d9bzEPm/JinUJeKiNVLnZ9XVdkB8rWfvH"
-    "ITKnXUrPv4JGNzoI3OJdgvratJsBqmTVBqQxklROlmF3X9jmI5heKytkqi0DW4xUM4yut0dytl9SwohCpq9QIOvmmuxI"
-    "utK2EsfVqf38IStoZw4+38JDtY4BJ1zrABDTrMil1EariI8MDjrSaYvUtyXDVG1oGN1/NXpxj65HlegJODpbmWPlRsYe"
-    "23Dpf4wZOMdAXuIoFDmrn6YsfKlgqS0h0zhB3oqYMos5t1RmCeQKxYR1CbT0clsHk+xNKavIzcIWkuNMfmasPknyKkTu"
-    "iFYs/hhculkd7eiwFznbIAJE34Bf17VcxKh2n/Gzvx9Sa0a3iI5SZuQNJcWTYparLe+B8H1Z5A4R3OHuA8mQQ4B6YF2K"
-    "E4rO8HGri+OqFKAxAVn3z6FsQ/sDOj+g8wM6t6BzAF8OwjxYrFGKSL2f4O1BbHeb7wWqOqqRmg7E7Sup3a5vwE2B0FD7"
-    "gzuSLWWOZbEudFDeY4Q/3LOn4hwQ5ZMLf4tzizvmAwB0fzB42KFj4P3RoD+4t5hdw4MHzH7A7AfMPgSzGaHuMWAHkNpo"
-    "ZI1STVA6HJNLq3Yg+VwuuNhTdZvAjqLq3MmfSNUOJ7loJC33mPiaHtWAqTTaROUMyr5NrH2nUo0DJ/cwrH6o0zx4lQev"
-    "8sd5lS8cbHc2x/j33O94FJ6meUlYXmuawECP0PUHYmOPYwpDVS+BR1FvbpWECF/96UVYlSf3uyE8CZzHU9UkuPEjw7mO"
-    "52KpZPrX5hTA+h4P9miQ1NHiIEN3LR8AMY+i4lA0+bunZSvvRe5Ws1oT1lzifTiT584x3+l2Ki5Cy9mLN3/733/+S10q"
-    "sN4rrl+BmloT3J3znmqPbfnXj6PdvKfdixo1rekmNO31E3UZNHF8Oeg/7nMf7nWr5Ye5RnVZrfsut8t7Mmk5sA1Ryrpf"
-    "CDq7knz4TG3VdMxLLV6SM0vfSguilVHU86XpuPCXbNOryWfcZkHHiXSUmm0dPPfx6p2FTjLbF9A0+4unU6sO7UMNYeCg"
-    "2dNDfaFfN8Ejagi4v+ntF95ke2xxOUGErSXNVGUzNz+gDnJeNztYin+Rz3g35/N8zumavnNDR+VUZbZqSmJDTy22T1MO"
-    "Xnep8OxUISG3eJOhnwp6p37YC2jt70CXN8C1VQX+o+pTAqZx9BDhPUR49yfCa/Ecay8xeHTy+Mm33/35L9/LSQz8Yt52"
-    "g5DQFLT9tKjwVQxEAErhsa8tHrkF+rTt340HanTT+wat7gWDTNXAQl1MR/0bQYwC0Uwv6aOXQdMHdDzy3/jKo13UbwGM"
-    "faHO5ogyfN/U6PGY50UBYfSocauzyS0/cNuzFNU4N3atCwjc++xb2Uka/d0A7Wtfh+1wjLXdgGJ2iyAf/NcPOU/ev8lB"
-    "T8pkpnbDlXUHC81B6QE7ClWa3PZ3Pe/1qHHAGetC1eR0Vs5m1DPLDXIY8u1WFZOaPr/K48WugA5/r1UyibbzVvulAeIr"
-    "zvPFjbKJEe23VJg+cD7hB30dqV0ko9rnd+FbOaavNLpTfbSH8ENnlyA95w/4wsL1W5UUX/K5MHcSUXS3/irAtxVJo3YF"
-    "eNArS0SW5wFDiyLVvp/zOES9O9RmueOctCpwhcuKyvN1kecbbqDjzwOt8E2vVYfirkr2vNIiyjG4wiNuI9PzcKMhW/IG"
-    "x5+J2OuaeENRKND8LnRoRfT9Hj2yS2PrIwdIro2mVE5UWhHVn/BXNYEwHqpR9jxUz/g+S4U/pNul74sPcv9xVT5Yp8m1"
-    "kgB1vI3jPFEMpTV/3VrQe56JEo4XaRI1slKxoaSetszqhKBsDjNLlaE+wCI3LjRMSjEpZ/1OLU331YTG4icHLI78CYum"
-    "ckana9We517e6pvN8EWThTva6jQ26lcmukHHbjmlRtGT/RSd1xagTxqI1wRYxf3pRBYyO17CV55PhVU+4P04atDRWomp"
-    "kfLd94dIp0B2SQmj26EqNLNSiyqdRyaeEHqOIrcGKZuST90yTr5SGEZS0yewe/1BpG9Jp9R2c+5ZW3arjNVY+9sDmHfI"
-    "Z0Id37eV8rd+VZesn/eU+1q51zU02mv+Yola5VcNalqqaA2KvjtMGmE7kDSiRkt+ohNqfs4SQN0kfG7JVPuFfQ40rBUG"
-    "ZvqS+lHnVETgIkGSK6/TKTkgsFXVvKLtcgL8VJrwoxPFX2o5lZ2yT6WqFrfZ0jadAW0bMmjWCuvsPx7sZ//V5m3RfeFM"
-    "2nshjsXZq7+/ent+dAo1jbnVlpj239VCRk07rNch66s/eXyA8Ncviy7WPH/585sbFh1d/x+5l9zneJy1WFFz2zYSfuev"
-    "wKkPtudEOmlynanc9sbjuqk7tZ2x3cvDzY0JkZCEiARYALSsifPf79sFSDux0svLPWQikMBid79vv106z/PMyFbNxKST"
-    "JrjtJKuVr5zugrYGT49FfC68cneqFsEKuVQm+Bl+2sZPReds2wX8cMrb3lUKP6WobNtKg/0rGURjl17QyhoVn0i/9oX4"
-    "w9NSe+HXumnEZqUMjga8FEap2g937/tgqzXfEH9spA5T0Xt1MBOuN0IHsdFhJfL8vbeGr3JKxvt+u768EMrcqcZ2qphk"
-    "8KyTQc91o8MWEV6pP3sNy+LtNqxw+FXx/d8pTLIb78ehVgVZyyBnmRB3yvmYnJfFi+LFJMuRxB/+lufijTLKyYA0zbdi"
-    "3rulUmKB9IgVPGpwrOi2R6K2wtggVK1DAY9/yrJv0kVZ9v9Jd8bpxj3fiBML87IKWZaLq5g56UXZxdhTvN22jH7r4MXC"
-    "NrVyYl81XgEhp6Ziqe/IMILTjdojmMIKSNBuuPdeVUFo44NsGo9QR+cW1gmK+R1ZoZuBfNqHUNkNvr9kaNnzIrn5zEFx"
-    "cnl+fnzxsyiKIsFein1cUOZW8AoO+VDbnq9R94i52T4nxFSUHyZ2PUF+XY/VhFDGCmY/ltgufF8hxzGfw9aFRC6wVzln"
-    "HdYfJmtt6ngKj1vsB2rjeqVNSCajzYXUTe9UIS7H3xE5Njj6Ro7jJsupbqQHshr+2wUFhq2UnDcExYj/HiW06xnTMVQ7"
-    "HxHhmliIRSOXYNSXk5rqaO/DhMQBvt/Jplcf95DitdrCKzjcSYd3AdSgPf4ImY+n8pKLzxPCzCJ4q80Befv8Rl+tVCuH"
-    "i0vwB8nyn0RkWYuI5m7Zt4pfE7n7kCKlKI9iwePKuQLPFBikzXKXneJ/kkndd43URly+vTm7vCiFlwiZqY+LkxnY45yI"
-    "CsHHMPcprVNCTztryFFscVrOG3Clsmahl1wwAhDXaiH7JhywbBFHoTaGHCaok8tHgCwi2NpaCQXd2T5yo5LOaagWHfDk"
-    "A9UPyVSBErxTRppKlQWBslJNV4qNdWsfjXAoBMeFhfri0qQps8+FJIqwhLeVJsljsvootSUKCo9uXZTPGtRQ90j/6wNG"
-    "p9E++KfRMHf9IKxG3RMjRUk/SvLlGLJFgBm/AaXA/ApZgfCDD0tgH+2RnVZ2xHK23eoaunoQO8fW9iMJJO2N0knppo4S"
-    "vc7zVt7niTsX5SzlDMVvKlLu8qnnPeksF/4zxiQLV6e/gDB2sfCKzGHDEkHOZbWO+tijrQWESBGeS7MFbCSKyK0FPrtK"
-    "MM/nMlSroYYY/985dVAf/SgyKa1YT/Bggidc+aRGSWgea49jiJmNujCyiAVFyWo1jfkhCS81gYkxAEkBxncjhJ4JQTlE"
-    "EHaTP9lSHkQMvaocMvFZjRiinZBdp6Rj7GL2EP4P8cDs4vj89KcytqhTolEFyvsse+Af4iEpI8ksFq2SXCwP2QN67/gP"
-    "u1/g7cOo2fTkJdYlNEU5I5sSi2MjerCugyYimEF+oY66JiVNrZr0pLMuDGRCO18WbPBbMtiTwLM1gF2zoDLPkkJNeZGi"
-    "JyJALNHR6enTknDqPXsRDb8mw8+q6kHcPDnxrCLpHuDLp6AuzocjgKC4wP79n2j4u+/Jcqs9SeJtrTplamWqbfS/A1kR"
-    "zCeOxWu050FlbNHRMu2jjhZtv/yW3Q66VQD1c3edJGqjceV52sFU3CCjFQkUWR3s/IPsMPdvCZQY+zF6niIDxFqqHWpf"
-    "cigSETceMW2ZykmqNd7xRavtYP47Mh/338oF6HCLkh/8TaCTv9N0UDL0ta5RQsT9KRgQYpLIjWhJsKUZQxCFi0YjLFak"
-    "Q6yhtVUxjQsaeODnnz3KBmhNn5zinZXtm5q3zpXYOB2CMkcIFvUB4Ye33FHlEq0pBfXqxUhu13chpuzscSn2T4Jr8hNx"
-    "KK7P3pxd3BwcIZG3rNMUBemUp6CTvdevGEvlWm1kMnczrsQ+jNycXp3/lZU4Y0a5yHZ3fBrhBRU81PdXuxFtD7QAK0Gs"
-    "g2opyVSRfvfEkD4CcPgq/kqd0aPPLaY0/C6583O2lsj+bjP0CQEb7/Af9CDohrEllhLv+26sVaK+S3TFlHODMTH2m0cG"
-    "77yARtgU5Y1cKw6PyGs4yCn1JPKTazYajBPxOOzhQCQjzc0bHoaFOAtogFs6TN16q/whBuyBUnhVqxQ58WWGQkkMgzc5"
-    "Wf0RRx5whEblPMcCYE5+4QuoaKCszT8nT87h7pxf5fTqx38d//7HKflxei/brtnZwSjwRYNvk923l1l2GSexWMtJK3ZZ"
-    "+nw4pPH+L2ZWHnRiD3kbJ5rdDIzjDghjuw4Q5NTxcRxkAu2uby6vCLN3KEDqB8MungtGKAioYWSDqu1mQLrHQavRavO8"
-    "1n4lfj67/hXmr/slJoXA5c2vuVsPptEimdoI5ktmnwwq7Th7l2OXx2PtxPnJW5G+RtL339Xw1bg7NcNHZXo0OzzUGBUM"
-    "MrOF06dcaFyjxMsVFS8NNbFgZRwqv8YoRA5EmLH2xod7LJL8MYuPSB6/h7npq7yET/7wA32JfITdyyQlU/oQp4dfa6eR"
-    "c1R5MlTMtYGx4ygtgt+xf/Nt4Hx+2eKn6Czorxs0ZWGGQ2yVWvE3NX0MUgXAUTwNajeMDCI+HwJ9+RTZfwGWwxtj"
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_prompts": (
-        '{"prompts":[{"name":"shopping-list","title":"Write a shopping list for what is r'
-        'unning out.","description":"Write a shopping list for what is running out.","arg'
-        'uments":[{"name":"store","description":"Where to shop.","required":true},{"name"'
-        ':"budget","description":"How much to spend, in euros.","required":false}]},{"nam'
-        'e":"recipe","title":"Suggest a recipe from what is in stock.","description":"Sug'
-        'gest a recipe from what is in stock.","arguments":[{"name":"dish","description":'
-        '"The dish to cook.","required":true},{"name":"course","description":"Which cours'
-        'e it is.","required":false}]}]}'
-    ),
-    "mcp_resources": (
-        '{"resources":[{"uri":"pantry://inventory","name":"inventory","title":"Every item'
-        ' and how many there are.","description":"Every item and how many there are.","mi'
-        'meType":"application/json"},{"uri":"pantry://notes","name":"notes","title":"The '
-        'pantry\'s notes, as plain text.","description":"The pantry\'s notes, as plain text'
-        '."}]}'
-    ),
-    "mcp_templates": (
-        '{"resourceTemplates":[{"uriTemplate":"pantry://items/{name}","name":"item","titl'
-        'e":"One item, by name.","description":"One item, by name.","mimeType":"applicati'
-        'on/json"},{"uriTemplate":"pantry://labels/{name}.bin","name":"label","title":"A '
-        'shelf label, as bytes.","description":"A shelf label, as bytes."}]}'
-    ),
-    "mcp_tools": (
-        '{"tools":[{"name":"stock","title":"How much of one item there is.","description"'
-        ':"How much of one item there is.","inputSchema":{"type":"object","properties":{"'
-        'name":{"type":"string","description":"What to look up"}},"required":["name"],"ad'
-        'ditionalProperties":false},"outputSchema":{"additionalProperties":false,"descrip'
-        'tion":"One shelf of the pantry.","properties":{"name":{"type":"string"},"count":'
-        '{"type":"integer"}},"required":["name","count"],"title":"Item","type":"object"},'
-        '"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true'
-        '}},{"name":"restock","title":"Restock every shelf, logging as it goes.","descrip'
-        'tion":"Restock every shelf, logging as it goes.","inputSchema":{"type":"object",'
-        '"properties":{"steps":{"type":"integer","description":"How many rounds.","defaul'
-        't":3}},"additionalProperties":false},"outputSchema":{"type":"object","properties'
-        '":{"result":{"type":"integer"}},"required":["result"]},"annotations":{"readOnlyH'
-        'int":false,"destructiveHint":false,"idempotentHint":true}},{"name":"wait","title'
-        '":"Wait until the time is up or the caller cancels; True when cancelled.","descr'
-        'iption":"Wait until the time is up or the caller cancels; True when cancelled.",'
-        '"inputSchema":{"type":"object","properties":{"seconds":{"type":"number","default'
-        '":10.0}},"additionalProperties":false},"outputSchema":{"type":"object","properti'
-        'es":{"result":{"type":"boolean"}},"required":["result"]},"annotations":{"readOnl'
-        'yHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"use","title'
-        '":"Take one of an item, asking first when it is the last one, and for what.","de'
-        'scription":"Take one of an item, asking first when it is the last one, and for w'
-        "hat.\\n\\nIt may ask: a yes/no question made as it runs: --answer use-last=yes|no "
-        '(or --yes); \\"For which meal?\\": --answer for-which-meal=VALUE.","inputSchema":{'
-        '"type":"object","properties":{"name":{"type":"string","description":"What to tak'
-        'e"}},"required":["name"],"additionalProperties":false},"outputSchema":{"addition'
-        'alProperties":false,"description":"One shelf of the pantry.","properties":{"name'
-        '":{"type":"string"},"count":{"type":"integer"}},"required":["name","count"],"tit'
-        'le":"Item","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint'
-        '":false,"idempotentHint":false}},{"name":"output","title":"Read back the full te'
-        'xt of an answer that was cut.","description":"Read back the full text of an answ'
-        "er that was cut, a page at a time: the reference is in\\nthe answer's marker and "
-        'in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"typ'
-        'e":"string","description":"The reference a cut answer names (`full output: REF`)'
-        '."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer'
-        '","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false'
-        '},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset"'
-        ':{"type":"integer"},"length":{"type":"integer","description":"The full text\'s le'
-        'ngth, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"intege'
-        'r"},{"type":"null"}],"description":"The offset of the next page; null after the '
-        'last."}},"required":["ref","offset","length","text","next"]},"annotations":{"rea'
-        'dOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":fa'
-        "lse}}]}"
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1154,6 +974,210 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjo1MTg6MTA4MCxpbnB1dHM6MzQyOjEwOTgsbGxtczoxNjIxOjUyNTAsc2NoZW1hOjM3NzA6MTYyMTgs"
+    "c2tpbGw6MjAxMDo0NTMwCnicdVNNj5swEP0rI59ht71mTzms2krbHtLs5oA4uDCAFfAgf2wUVf3vnbEhoSv1gtHjzZvn"
+    "mcdv1TuKs1e7qlKq4IcP1JxVob7SBabYDEAdkEUwAScIAzp+9Q+qLirlcCUf8hvgO7or+AHHroCR+t7YHrTnYugJl7KL"
+    "NoFrTnxAtMGMIgvBTKIMcQZyCWn0OKLjwzY4+ic4uohwGdAu0IhtFoweWe+oz5icsmFtk9+Ce5/FQmecD7mWm3IX0R81"
+    "Y1zALNtCx10vgw5ZcnY0zeJyNEwSdkZ8Ie5mZ2wq3S0w/Nh/f4aqLPeHL/C2f3l9rtcJUXQNboVWLEs51G1WWnF4PXxT"
+    "db11IWsZaJ75KqXoyPQcXxA0rDgk/fUSckUXrZUPFMO6rsbMYuVn7HteGFdnCDruc6szFtIyH8REXaiGpokHlCOyLLyq"
+    "i0/yYMSyeVV0evSYTd9SkUlMKUsfkDPGYpmdw6XtFTh8LC2tmH4Px7YUG5Lu9+I7OS2euZ//52XZzofh/WOMHG60Tyng"
+    "gVJJGpuwfsW2x/DRv/wcwpzRtoWMDaOj7V2W7uvcN21b44eN3JFjIZDINUTnW+OGE+Exbc8H7QI6Zk/aWD5a9B5dcnUa"
+    "DHvJ5BzwjYt7Bu9bY2/aBnfdPT4a+46Wp3BlyRtoKaCMfB0l93BEgSOg0gL+/AUWB2breJzNkk1rwzAMhs/trzBmhw3S"
+    "JO1uuW/sOMZgh1ComyiNm/hjlkwppf99TpND9sFaBoX5YixeWe8jaYpkimaSH/gNFjUowTNeE1nMkmSLRs/6aGzcJimd"
+    "qChZpIt0Nl8kgzzitLcQssx6CwWFt3XGgiMJyLMD10JBdw8qJCf1JqhKwMJJS9LoEH6rBTEyrDWmYd7y4zHiDt69dFDy"
+    "LO9/WUZclKXsUkT7PKpSiRbhGOXL5dTBtYGQwOKISGqCDbhvSE9mx5TQe+aM1yXGJ0ElfEs8u+/4zrLshKRrgkBhgrER"
+    "ivZqPZAMRudpnF7k1SP8myUi0cDfN6i3NMm1b9tTwHiy/jSI3006qM57fK2BBSE40AUwwQpPTGjcgWOdQ2S3qyoUZn3R"
+    "jL08PK7uYh5gTFUh0I+Lp6SWyiuepaPRpSGnlUqeSZl/mnZ3vnau47qgcR/4mneaeJztWN9v2zYQ/lcIvSQBbCXF3py1"
+    "Q4GlaIdiGdpseaiNiZZONmuJVEkqqZf5f993pOzYtZbaHfq2PEUkj3f33Xc/6IfEG1O5ZPThIdGypmSUzKlqkkFSkMut"
+    "arwyGos/m7ytSXvJ34JlBkIbL3JZVXJaUSquZD4XWbjtwyTluzKhnPBzEq6ROQ0dNdJKT4XITV1LXYhG+rkwJc7gYGPN"
+    "zMo6FW/0nVmQkEGLkE5kzdLPobWR2ttl2izFj3z9CzEcfnRYP/nxTlYtvTjJxL3CjVn3neGOX95f/yrM9CPlXtTS53Ol"
+    "Z9Anfbj9BJcr3bT+fT6nWmaXQnkhtbsn64TRFMVJ31FlGsKKcL4wrR+I7GGcmMU4GQlvWxqIcVJIL/k7TdNVNhD3c+NI"
+    "ZLyaRc0EZZB91CZOpbDk2spHiwACQyr12mAsxChMARoDAaVRYKOI8bUAC2jidKdOeUdVeZaKl6KUqmrDgejUo92lrFww"
+    "nKw1llewtVC6GCe8WpNzckbxA6hB5WrVASxhpx7+RdYI+gzEclPQpcjGiQM/Wsd3jROZM1X+tPSpVZZwa8ZxBwgxRpo+"
+    "+w8TAMUEWROiUhoHvBG21YJPpD3Bdx16a2icoDuyy/UlA3ZfBKdcwGVjomNAKgMCRDQYsbz14rQmL1PEUedMz8senTFu"
+    "4t3VqwyrM+icynwRbC/bqhIetp71GTscTjn2GXvkwAO9DCnjRpFab4PDHBTV4d55ET8CNwF81lFP6UGg5YaRDJggZF6K"
+    "jN1icjJ6SPyy4XSOXMI2Eqwh6xUh2x9Wq0GyTcYDBFaDTYlw3uSLvRrx2tyLus1DSrOVylPd8VO5Yw3sVG1OOW+Runs6"
+    "b2MqI6xmIdomYb/WlENRi7dMBoksCsUisvptS0vIgR4knjj9pQHXcNShZJaxkNE69gf6A+W5abXf2kGu0Yxsvyvr43DJ"
+    "K1/x+TeAGeu7aEJWalSTUK+DfkuyuNbV8rVibaFqsSv4B4l6R3G5c1EVVDfGo94/nt6OP4pQLwPexfUuIQMsA4RmNuOq"
+    "iwKGRJwZOp4LzlPjeiDqZSDnmAVIRdBTUClRMJPRD4zncTR42qhYiQ8IXHdw8rWYPPLrm4JyL5Xfzw8sChBGVYGcXtWc"
+    "jMgUYWwsvahGKIW51DlV7lLc4FY0L9LdUkXF8eGi3AD+rYO6raddvLpwPLtIL757RKbo8ST1N0fkv2VJ62gvHjdyQaE4"
+    "olqg0XOJHCAzFpwgpbLOR+yVX89OlcQaBAahl5WI2j1KXjrWY/2GR5olS4/QkpfkzrURn1pYyzNaLQvqco57zwitqGt7"
+    "sGvI1z6HyN8QOcWlwyE+zi7Rc14FFQplvCZZ/cTNfCMJ9cOwN+S953+8fPv71Xcu7B6A/V/VD6zqR1aQCNQWYyNiPWVd"
+    "Fj0DT8fhjhthhL2XYaQCWcOYJLAkQ9EZBVFLJaYBlBVmtwKFeTHKn/B0ZBe4KMyy4O/OUJZC9GimQebrRLvZsUuGibBz"
+    "iVFx4jQLHkdsRmEGPEs5FKYsHfXFeJDUSqu6rZPRxVbJu4BMpWr1FZFnO1WS//bLV3k8+78Bqqd8ZF9Iz/z8gLZ8s80a"
+    "BDoKDjjK+RxvwtzjaRIg5QO9duhuA839ugyv1T17tppNVSWrSZ8V0Z11UvOlgaeXgmWELD3ZTdVNe9pGmWwg2fjfWd3Z"
+    "+B16ClQ2pG+NrYqdvJ2EINaN33m+u7lpGqA2rJRjq9YF5dai2YDf633B+5uGwgmJXNO8Aeak+/X4WHFpZ+EXg13jvLH7"
+    "TfE2vBFQ7Plyln0EPfTUxwI1bYsZ7ReozcuD7wBWReAWtda43esicpOdUTZXDW3h9L6d4X3HdStuiRIYb5xU/A7DiLsP"
+    "0OFyvcgUys17E4c32K8cL5wnsUELsT0Tx23o5XEzzhX9kEx40eFYTtGw1iqIx8Y3Oj9XeHNqhG/JTI8at5fW8F2F0T88"
+    "/biQz9cTefc7haV95A4SqdFEbmJ+y6apVB7y65x/AAq5/4W1SEC4sbF0/bm28mbT0k/Cjy7keAoTTSURKE7nfSsPENnG"
+    "8AZ5XEn/iOV6YQdT+OzOH9jI1RasXevvbL3untIDMV2GlrRvW++RAxDrs6mSUzwEOqPSqdKPhoWtLctedjNSWA9oTJee"
+    "3L59/3oQvPsHz7kreHic7Vvrbts4Fn4VwlhgHEB23LQzu+N0uii6nZ3u9oZJgGLRMRxaom2OZUlDUkm9nQD7NPtg+yT7"
+    "nUPKlmw1dpP5kR/pj9QSJfLc+J0Ljz534lTbQsWdYWfQf9yJOplcKlwUMnNmhetLZazOM9x61B/0B7gzKc1MqbFRv5Xa"
+    "KDsuVm7ODzz74XH/ezyQKBsbXTj/2nPh5xJWmUuVCJcLOVOZs0P8zFMbicLky8LhB2bLSxMr/JQizpdLmeH5uXQizWdW"
+    "0FWeKb7zSybtwvaxWl66onSd4eeOcyus59Qnh9uFLlRSXV5HnVmaT2Q6lmZmO8OPnys+e71fLciMOm5V0LV1RmczXAf2"
+    "MMVUplZtcyUze6WMuNJuzjT94+zdW6GyS5XmhcIdYV0Cyk79E1JcyrRUopsb0RNT/MWwzo4i8KKEzsCAkGDQT5NPflWx"
+    "Ewu1grgmK8jPgFiH5Zjo66hGfeA+6th5bhzdyluYUVm5BNedileSyWgvj35uIncpXSToZQHS6W3RTdRUlqkb8uVRG1G9"
+    "qU7VhphCuvl+uV4Z7RRLJUh4royKRJY7Mhwv1CGPT1ZOWZFP8aDQS5gUjKZMdE4kquVEJQmkV1mU6EoBQ3ffWJER+VCZ"
+    "pQnfPz//qXcSiX6/HwntrGduvRIUpEAkrxcMqcZmoiblbMPgBNasZLafR6jqSjgjYzWR8YJ50BnUm8lUKGNyY5vrOL1U"
+    "OSs5rARtTpTZv1Ass1ilTH21m+SU7MjNtRW4pk0Z51liST4XYZ0LT8SWTpfy08bYAh1E9ewgQmBGNZ1CvhsK4jnMOwZV"
+    "1u+GaZmmXg1WEl7QbrkIpvjzyx8vRHcwhD1AnUuN/eWxRMyUX4EgBUoO1ukf2uLEFjpNe4k2X22bZItbNJL9CWIvsAau"
+    "mOytJeO5WspbmEqBDewZCzgtkjwul2CZsYSQJ2j2G3sEK7JOyYSIMmWW0d5vkDHVKk2+HusYwjwLkaiYoW3W66XpEjju"
+    "qcyzdMWkAq8gD+d1nOTOQYss4QYx6lORSn0L6PWreWVg7+d8Hzr3EBtjfjGFR9krjYl08fxrbQAzBbOVaQrWGbBfa4KT"
+    "zzqJKm1EHtSvPSU/vnr9kvVVoT7pbe0sUk1XMp6LbmXBBEUqnbJIt6z313xib7EDWYeB56EgAGIuDATUY8UxPyQo0lye"
+    "EWRWm+jJ0UGUSdsD90UKT5XcwtSbFHo/wFKpXO1cAegd7TCienUYTWmaXwGoYVtl7PSlujNhJKHafJXCyZvkh5HE7Nw6"
+    "4qAVfitBAO6Kt8/fvGzCO4Ii0TWqUNLJSaqOTsNGyfJJnpCWMzFR9JiCjV4AdzFNFcolFxxgWC922GiT8JWy9ThjdQtR"
+    "Bh5W3vnWCMf2VYg0VzR0DHCvOByuAz7P2lQb60gHlgOrnOOmBeQnuplS5PF32PVrBhNea4uVCteHCRHckBAmq0JaSwHi"
+    "lsII4+4G3dWiFOJl4s2L9z7yPaaIhPahnoLbg4xnGRe3CTgo8t4hZU2HyCF6xqbDLJg567HwbhP+hP0EVirPEfwbeTU/"
+    "a2lYJwdRUyUod9FQmIMzDPVJH6YL2F2a3npZGMJzCl3EGU0jumf/fPX6dX+ZHO0nApF75TxrjlQ89Z7wGWUfm/TJypUN"
+    "m4Li220n2Z2mchaRM4qC7JGPrZCRcQoClxWcgCfrijYiKJsAXk5FmSWKggBODIhWS9MaDXbh/gRSFtnHTJcqozh0kzn6"
+    "kI0yNgSV4yp/ezLAP0gTmzuWVe6Y1UJG2ssssS4sN6oQOeKUpAaB5E6jEJxV1EXee9Bj4FSbPOMQyqNdNe8RssxsxhCL"
+    "W0xOLTilMCIBqFKkvAGtDQORX20TJou3kRhw9JoBw47Ib8WUu9AiwoM+Il6CAJ/ZLmXBYiMilzpJUk5aDOJzkyAXVDSK"
+    "R5EVWqA6CzfISiVhGsZtH4zCFeDdacQ/m+EzLVDt/Wro4ggR2gzCoIykGeJSjm2BUU7/u1LLmzxBWgFzcQZTuHyhMiad"
+    "zWOtJvLScEZPf9fLsXWICX9/FomPr96enY8i8fTp2b/Onj3jzAu2RZCtSuREYEQlnOBpIyaQ/UKBsQmkANNK83wBl64X"
+    "qpE12HydoEGwZO+0NLk/5l5TzkcIJz2pxFAJ0kvruEJwTu9NlLtSMJGn65ExySco9xlP9PT4C4MU5pJpSC9TWt3vLilC"
+    "+skejAihPNZPMRSlpT1JUExve1V5Sqc5xS0cwXKckXv5aq8MFRtF+6fzXPjf2zFwYLdAFGD4RQr1PLFD8dS/M6TY4RnN"
+    "5+PgdUQsPlK4Ogrq2xffsqXxFrVfiGoj72vJdjW/F+odMGsQ2W3GjUOSBpS5gqfPtJ3D0omO8VaIikmoKJKmMMOuj4nF"
+    "Wzwr+RkvbVhIRhZtYTnIRLDpOGyQ2H9UKgh5sCeULAw71asDHIWrzbB/XHPdYxP7cRWBSQs+bSfcBE0M5Y9OvvUQRJqY"
+    "Sp2qpE9Vqcof10tS1uXxYqeM9hOF7CXFZVMWNMLjJRFIRHMdTE2ngGwyi7XEcDeWBikH9gzXxizEwDWZ7TIY/3dTSAqG"
+    "dhzZBxIzgJm2pSgLdky+bjIOCS8g/k/Vz87cucIOj48JkEMS2c/N7DgxkO7xyeBk0Ht0crxOlcHkuynTGKjyZTEq7RkY"
+    "mHFasQ/JF/QXYGSdJxNipf1Ed2WSaCJWpu9r77R65XeQqZ2zl52GLJaqlv2d9bzEPm/JinUJeKiNVLnZ9XVdkB8rWfvH"
+    "ITKnXUrPv4JGNzoI3OJdgvratJsBqmTVBqQxklROlmF3X9jmI5heKytkqi0DW4xUM4yut0dytl9SwohCpq9QIOvmmuxI"
+    "utK2EsfVqf38IStoZw4+38JDtY4BJ1zrABDTrMil1EariI8MDjrSaYvUtyXDVG1oGN1/NXpxj65HlegJODpbmWPlRsYe"
+    "23Dpf4wZOMdAXuIoFDmrn6YsfKlgqS0h0zhB3oqYMos5t1RmCeQKxYR1CbT0clsHk+xNKavIzcIWkuNMfmasPknyKkTu"
+    "iFYs/hhculkd7eiwFznbIAJE34Bf17VcxKh2n/Gzvx9Sa0a3iI5SZuQNJcWTYparLe+B8H1Z5A4R3OHuA8mQQ4B6YF2K"
+    "E4rO8HGri+OqFKAxAVn3z6FsQ/sDOj+g8wM6t6BzAF8OwjxYrFGKSL2f4O1BbHeb7wWqOqqRmg7E7Sup3a5vwE2B0FD7"
+    "gzuSLWWOZbEudFDeY4Q/3LOn4hwQ5ZMLf4tzizvmAwB0fzB42KFj4P3RoD+4t5hdw4MHzH7A7AfMPgSzGaHuMWAHkNpo"
+    "ZI1STVA6HJNLq3Yg+VwuuNhTdZvAjqLq3MmfSNUOJ7loJC33mPiaHtWAqTTaROUMyr5NrH2nUo0DJ/cwrH6o0zx4lQev"
+    "8sd5lS8cbHc2x/j33O94FJ6meUlYXmuawECP0PUHYmOPYwpDVS+BR1FvbpWECF/96UVYlSf3uyE8CZzHU9UkuPEjw7mO"
+    "52KpZPrX5hTA+h4P9miQ1NHiIEN3LR8AMY+i4lA0+bunZSvvRe5Ws1oT1lzifTiT584x3+l2Ki5Cy9mLN3/733/+S10q"
+    "sN4rrl+BmloT3J3znmqPbfnXj6PdvKfdixo1rekmNO31E3UZNHF8Oeg/7nMf7nWr5Ye5RnVZrfsut8t7Mmk5sA1Ryrpf"
+    "CDq7knz4TG3VdMxLLV6SM0vfSguilVHU86XpuPCXbNOryWfcZkHHiXSUmm0dPPfx6p2FTjLbF9A0+4unU6sO7UMNYeCg"
+    "2dNDfaFfN8Ejagi4v+ntF95ke2xxOUGErSXNVGUzNz+gDnJeNztYin+Rz3g35/N8zumavnNDR+VUZbZqSmJDTy22T1MO"
+    "Xnep8OxUISG3eJOhnwp6p37YC2jt70CXN8C1VQX+o+pTAqZx9BDhPUR49yfCa/Ecay8xeHTy+Mm33/35L9/LSQz8Yt52"
+    "g5DQFLT9tKjwVQxEAErhsa8tHrkF+rTt340HanTT+wat7gWDTNXAQl1MR/0bQYwC0Uwv6aOXQdMHdDzy3/jKo13UbwGM"
+    "faHO5ogyfN/U6PGY50UBYfSocauzyS0/cNuzFNU4N3atCwjc++xb2Uka/d0A7Wtfh+1wjLXdgGJ2iyAf/NcPOU/ev8lB"
+    "T8pkpnbDlXUHC81B6QE7ClWa3PZ3Pe/1qHHAGetC1eR0Vs5m1DPLDXIY8u1WFZOaPr/K48WugA5/r1UyibbzVvulAeIr"
+    "zvPFjbKJEe23VJg+cD7hB30dqV0ko9rnd+FbOaavNLpTfbSH8ENnlyA95w/4wsL1W5UUX/K5MHcSUXS3/irAtxVJo3YF"
+    "eNArS0SW5wFDiyLVvp/zOES9O9RmueOctCpwhcuKyvN1kecbbqDjzwOt8E2vVYfirkr2vNIiyjG4wiNuI9PzcKMhW/IG"
+    "x5+J2OuaeENRKND8LnRoRfT9Hj2yS2PrIwdIro2mVE5UWhHVn/BXNYEwHqpR9jxUz/g+S4U/pNul74sPcv9xVT5Yp8m1"
+    "kgB1vI3jPFEMpTV/3VrQe56JEo4XaRI1slKxoaSetszqhKBsDjNLlaE+wCI3LjRMSjEpZ/1OLU331YTG4icHLI78CYum"
+    "ckana9We517e6pvN8EWThTva6jQ26lcmukHHbjmlRtGT/RSd1xagTxqI1wRYxf3pRBYyO17CV55PhVU+4P04atDRWomp"
+    "kfLd94dIp0B2SQmj26EqNLNSiyqdRyaeEHqOIrcGKZuST90yTr5SGEZS0yewe/1BpG9Jp9R2c+5ZW3arjNVY+9sDmHfI"
+    "Z0Id37eV8rd+VZesn/eU+1q51zU02mv+Yola5VcNalqqaA2KvjtMGmE7kDSiRkt+ohNqfs4SQN0kfG7JVPuFfQ40rBUG"
+    "ZvqS+lHnVETgIkGSK6/TKTkgsFXVvKLtcgL8VJrwoxPFX2o5lZ2yT6WqFrfZ0jadAW0bMmjWCuvsPx7sZ//V5m3RfeFM"
+    "2nshjsXZq7+/ent+dAo1jbnVlpj239VCRk07rNch66s/eXyA8Ncviy7WPH/585sbFh1d/x+5l9zneJy1WFFz2zYSfuev"
+    "wKkPtudEOmlynanc9sbjuqk7tZ2x3cvDzY0JkZCEiARYALSsifPf79sFSDux0svLPWQikMBid79vv106z/PMyFbNxKST"
+    "JrjtJKuVr5zugrYGT49FfC68cneqFsEKuVQm+Bl+2sZPReds2wX8cMrb3lUKP6WobNtKg/0rGURjl17QyhoVn0i/9oX4"
+    "w9NSe+HXumnEZqUMjga8FEap2g937/tgqzXfEH9spA5T0Xt1MBOuN0IHsdFhJfL8vbeGr3JKxvt+u768EMrcqcZ2qphk"
+    "8KyTQc91o8MWEV6pP3sNy+LtNqxw+FXx/d8pTLIb78ehVgVZyyBnmRB3yvmYnJfFi+LFJMuRxB/+lufijTLKyYA0zbdi"
+    "3rulUmKB9IgVPGpwrOi2R6K2wtggVK1DAY9/yrJv0kVZ9v9Jd8bpxj3fiBML87IKWZaLq5g56UXZxdhTvN22jH7r4MXC"
+    "NrVyYl81XgEhp6Ziqe/IMILTjdojmMIKSNBuuPdeVUFo44NsGo9QR+cW1gmK+R1ZoZuBfNqHUNkNvr9kaNnzIrn5zEFx"
+    "cnl+fnzxsyiKIsFein1cUOZW8AoO+VDbnq9R94i52T4nxFSUHyZ2PUF+XY/VhFDGCmY/ltgufF8hxzGfw9aFRC6wVzln"
+    "HdYfJmtt6ngKj1vsB2rjeqVNSCajzYXUTe9UIS7H3xE5Njj6Ro7jJsupbqQHshr+2wUFhq2UnDcExYj/HiW06xnTMVQ7"
+    "HxHhmliIRSOXYNSXk5rqaO/DhMQBvt/Jplcf95DitdrCKzjcSYd3AdSgPf4ImY+n8pKLzxPCzCJ4q80Befv8Rl+tVCuH"
+    "i0vwB8nyn0RkWYuI5m7Zt4pfE7n7kCKlKI9iwePKuQLPFBikzXKXneJ/kkndd43URly+vTm7vCiFlwiZqY+LkxnY45yI"
+    "CsHHMPcprVNCTztryFFscVrOG3Clsmahl1wwAhDXaiH7JhywbBFHoTaGHCaok8tHgCwi2NpaCQXd2T5yo5LOaagWHfDk"
+    "A9UPyVSBErxTRppKlQWBslJNV4qNdWsfjXAoBMeFhfri0qQps8+FJIqwhLeVJsljsvootSUKCo9uXZTPGtRQ90j/6wNG"
+    "p9E++KfRMHf9IKxG3RMjRUk/SvLlGLJFgBm/AaXA/ApZgfCDD0tgH+2RnVZ2xHK23eoaunoQO8fW9iMJJO2N0knppo4S"
+    "vc7zVt7niTsX5SzlDMVvKlLu8qnnPeksF/4zxiQLV6e/gDB2sfCKzGHDEkHOZbWO+tijrQWESBGeS7MFbCSKyK0FPrtK"
+    "MM/nMlSroYYY/985dVAf/SgyKa1YT/Bggidc+aRGSWgea49jiJmNujCyiAVFyWo1jfkhCS81gYkxAEkBxncjhJ4JQTlE"
+    "EHaTP9lSHkQMvaocMvFZjRiinZBdp6Rj7GL2EP4P8cDs4vj89KcytqhTolEFyvsse+Af4iEpI8ksFq2SXCwP2QN67/gP"
+    "u1/g7cOo2fTkJdYlNEU5I5sSi2MjerCugyYimEF+oY66JiVNrZr0pLMuDGRCO18WbPBbMtiTwLM1gF2zoDLPkkJNeZGi"
+    "JyJALNHR6enTknDqPXsRDb8mw8+q6kHcPDnxrCLpHuDLp6AuzocjgKC4wP79n2j4u+/Jcqs9SeJtrTplamWqbfS/A1kR"
+    "zCeOxWu050FlbNHRMu2jjhZtv/yW3Q66VQD1c3edJGqjceV52sFU3CCjFQkUWR3s/IPsMPdvCZQY+zF6niIDxFqqHWpf"
+    "cigSETceMW2ZykmqNd7xRavtYP47Mh/338oF6HCLkh/8TaCTv9N0UDL0ta5RQsT9KRgQYpLIjWhJsKUZQxCFi0YjLFak"
+    "Q6yhtVUxjQsaeODnnz3KBmhNn5zinZXtm5q3zpXYOB2CMkcIFvUB4Ye33FHlEq0pBfXqxUhu13chpuzscSn2T4Jr8hNx"
+    "KK7P3pxd3BwcIZG3rNMUBemUp6CTvdevGEvlWm1kMnczrsQ+jNycXp3/lZU4Y0a5yHZ3fBrhBRU81PdXuxFtD7QAK0Gs"
+    "g2opyVSRfvfEkD4CcPgq/kqd0aPPLaY0/C6583O2lsj+bjP0CQEb7/Af9CDohrEllhLv+26sVaK+S3TFlHODMTH2m0cG"
+    "77yARtgU5Y1cKw6PyGs4yCn1JPKTazYajBPxOOzhQCQjzc0bHoaFOAtogFs6TN16q/whBuyBUnhVqxQ58WWGQkkMgzc5"
+    "Wf0RRx5whEblPMcCYE5+4QuoaKCszT8nT87h7pxf5fTqx38d//7HKflxei/brtnZwSjwRYNvk923l1l2GSexWMtJK3ZZ"
+    "+nw4pPH+L2ZWHnRiD3kbJ5rdDIzjDghjuw4Q5NTxcRxkAu2uby6vCLN3KEDqB8MungtGKAioYWSDqu1mQLrHQavRavO8"
+    "1n4lfj67/hXmr/slJoXA5c2vuVsPptEimdoI5ktmnwwq7Th7l2OXx2PtxPnJW5G+RtL339Xw1bg7NcNHZXo0OzzUGBUM"
+    "MrOF06dcaFyjxMsVFS8NNbFgZRwqv8YoRA5EmLH2xod7LJL8MYuPSB6/h7npq7yET/7wA32JfITdyyQlU/oQp4dfa6eR"
+    "c1R5MlTMtYGx4ygtgt+xf/Nt4Hx+2eKn6Czorxs0ZWGGQ2yVWvE3NX0MUgXAUTwNajeMDCI+HwJ9+RTZfwGWwxtj"
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_prompts": (
+        '{"prompts":[{"name":"shopping-list","title":"Write a shopping list for what is r'
+        'unning out.","description":"Write a shopping list for what is running out.","arg'
+        'uments":[{"name":"store","description":"Where to shop.","required":true},{"name"'
+        ':"budget","description":"How much to spend, in euros.","required":false}]},{"nam'
+        'e":"recipe","title":"Suggest a recipe from what is in stock.","description":"Sug'
+        'gest a recipe from what is in stock.","arguments":[{"name":"dish","description":'
+        '"The dish to cook.","required":true},{"name":"course","description":"Which cours'
+        'e it is.","required":false}]}]}'
+    ),
+    "mcp_resources": (
+        '{"resources":[{"uri":"pantry://inventory","name":"inventory","title":"Every item'
+        ' and how many there are.","description":"Every item and how many there are.","mi'
+        'meType":"application/json"},{"uri":"pantry://notes","name":"notes","title":"The '
+        'pantry\'s notes, as plain text.","description":"The pantry\'s notes, as plain text'
+        '."}]}'
+    ),
+    "mcp_templates": (
+        '{"resourceTemplates":[{"uriTemplate":"pantry://items/{name}","name":"item","titl'
+        'e":"One item, by name.","description":"One item, by name.","mimeType":"applicati'
+        'on/json"},{"uriTemplate":"pantry://labels/{name}.bin","name":"label","title":"A '
+        'shelf label, as bytes.","description":"A shelf label, as bytes."}]}'
+    ),
+    "mcp_tools": (
+        '{"tools":[{"name":"stock","title":"How much of one item there is.","description"'
+        ':"How much of one item there is.","inputSchema":{"type":"object","properties":{"'
+        'name":{"type":"string","description":"What to look up"}},"required":["name"],"ad'
+        'ditionalProperties":false},"outputSchema":{"additionalProperties":false,"descrip'
+        'tion":"One shelf of the pantry.","properties":{"name":{"type":"string"},"count":'
+        '{"type":"integer"}},"required":["name","count"],"title":"Item","type":"object"},'
+        '"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true'
+        '}},{"name":"restock","title":"Restock every shelf, logging as it goes.","descrip'
+        'tion":"Restock every shelf, logging as it goes.","inputSchema":{"type":"object",'
+        '"properties":{"steps":{"type":"integer","description":"How many rounds.","defaul'
+        't":3}},"additionalProperties":false},"outputSchema":{"type":"object","properties'
+        '":{"result":{"type":"integer"}},"required":["result"]},"annotations":{"readOnlyH'
+        'int":false,"destructiveHint":false,"idempotentHint":true}},{"name":"wait","title'
+        '":"Wait until the time is up or the caller cancels; True when cancelled.","descr'
+        'iption":"Wait until the time is up or the caller cancels; True when cancelled.",'
+        '"inputSchema":{"type":"object","properties":{"seconds":{"type":"number","default'
+        '":10.0}},"additionalProperties":false},"outputSchema":{"type":"object","properti'
+        'es":{"result":{"type":"boolean"}},"required":["result"]},"annotations":{"readOnl'
+        'yHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"use","title'
+        '":"Take one of an item, asking first when it is the last one, and for what.","de'
+        'scription":"Take one of an item, asking first when it is the last one, and for w'
+        "hat.\\n\\nIt may ask: a yes/no question made as it runs: --answer use-last=yes|no "
+        '(or --yes); \\"For which meal?\\": --answer for-which-meal=VALUE.","inputSchema":{'
+        '"type":"object","properties":{"name":{"type":"string","description":"What to tak'
+        'e"}},"required":["name"],"additionalProperties":false},"outputSchema":{"addition'
+        'alProperties":false,"description":"One shelf of the pantry.","properties":{"name'
+        '":{"type":"string"},"count":{"type":"integer"}},"required":["name","count"],"tit'
+        'le":"Item","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint'
+        '":false,"idempotentHint":false}},{"name":"output","title":"Read back the full te'
+        'xt of an answer that was cut.","description":"Read back the full text of an answ'
+        "er that was cut, a page at a time: the reference is in\\nthe answer's marker and "
+        'in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"typ'
+        'e":"string","description":"The reference a cut answer names (`full output: REF`)'
+        '."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer'
+        '","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false'
+        '},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset"'
+        ':{"type":"integer"},"length":{"type":"integer","description":"The full text\'s le'
+        'ngth, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"intege'
+        'r"},{"type":"null"}],"description":"The offset of the next page; null after the '
+        'last."}},"required":["ref","offset","length","text","next"]},"annotations":{"rea'
+        'dOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":fa'
+        "lse}}]}"
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5766,6 +5790,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5779,6 +5817,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9676,6 +9715,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 940: the first handler from handlers.py
-#     line 1025: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11952: the tables (commands, groups, errors, result shapes)
+#     line 778: the first handler from handlers.py
+#     line 863: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -216,6 +216,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -371,16 +376,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -388,8 +411,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -675,191 +698,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjo0MjI6MTY4NixpbnB1dHM6NTU3OjI1NTIsbGxtczoxMzA0OjQ4NjUsc2NoZW1hOjM4NDA6MTg5ODMs"
-    "c2tpbGw6MTg0Mzo0MDcyCnic7VSxTsQwDP2VKAsgtSdmNgQDCxNIDFWHtPE1FW3cc5I7nRD/jpO0d0ViYzgh0aGJE/vZ"
-    "z3b8ITvCMDl5V1VSFvwjGNGDLOSzsqoDkWW3kXVRyXZAG+8e4ioUX07oeo90zPfOKx8cK7wYPAhvQByQ3nvbCU8AV05k"
-    "BVauo/rii90qrdnsXuuEGo8z4kQheXyEATwkyIaUbQ24k6awKDigDkgYlcHrQrY4jsrqTG0OvKqLW/ZWybLUMHnDLqTN"
-    "lKI3Pt/xtix3oQefdhZnoS5sGAZmpo7sz5tIqgk+RaSsOwBtZoinZBhTUxocYeXjzQDBOWk9cxj6fWSaLLPWVg0OIvW1"
-    "WK+ze2Zx+Wg9BVgXU6RCniOkGT4VmrH10aqxb/n01SzNJTyK4GCJqNR0LLnsC6NFPHGKvXUwynNzhUGL1iiufTGvC90F"
-    "bZ9g9kANOviWlxGZ3jXzA4baIqWDm81lGyFnYEQNqf234FvDBlNwcWkw9+wPDbOuwfxo/qvwiwZPM4QQPc8PmeeDdEYR"
-    "6HlWnmbKJeNcT9HvL/Cvlp2/zy9DXSPqeJztVj1v2zAQnZNfQRAFmgCOZWf03k4ZirRFB8FIaOlkMpB4KnmMYQTub++R"
-    "cgr5o7U6eEhRL7Tp+3zv3UmXRY0WLvIX+c4XGholZ1ITtX6WZU8e7U13O0a3zEqnKspuJ7eTm+lttjUfSVq3wF64eIKC"
-    "+HfrsAVHBrycvUjvinhsjTw5Y5dsVIIvnGnJoOXrb1qRIBSpmLHc8P+ehriBg+jXBhKGxsmgUqFmX9mFgZZ0L5CxBEtw"
-    "fcMJm30PBvr5Fog1KHuQ8LNaC4ukuRix4JykQSjrV+B2cleq9sBhHbT4oLGBoa1EB28IHYMnavMMuy39yJKB3KTYXLSD"
-    "Us7yhPF8JFVZmhhO1Z96FGyLyefzS0+Kgj8j2a0inb4YgsYfdr35FUA5p9YHKNyZxiQhMLAeRAq3A0E+f5tsnaTGQYPE"
-    "5ZXlGekJrj7d2xcdO4vVvPfi6/1dmqPu4m+cI4vB70HCUC2NTYPp1g8u2CEsalyJVVwQKwx1KQqt7BJG2/OV4KOMPoNb"
-    "oIej898Ya5rQ8Pwfk02DzO8V8wect0KXLq7Hb31vcNtYpqhgY++5rIAKHYUSfDwWXGRcJYdJX2Mli/0FFIU1ZAFtpdEy"
-    "8+d85vxX6z+h1iF7s1PERW5DXacLDMRvA1FcpzRSDRVIxUXbgjEQBaPRISGsarj6q8eKE4su6Uzcf/j4eJ0WJlaV3wH7"
-    "d1z2+Knj0+/PLtOey3QSP/ujGPsaMIo/AcNzbMJ4nO1Y32/bNhD+Vwi9JAFsrX11igLF2mEbgmVIN/QhNiJaOlmsJVIj"
-    "Kbte4P7t+46UHcd2uqQbUGSYX2xRx/vx3XdHnm8Tb0ztktH1baJlQ8koqahuk0FSkMutar0yGotvTd41pL3kZ8F7BkIb"
-    "L3JZ13JaUyreybwSWdB2PUlZVyaUE74i4VqZ09BRK630VIjcNI3UhWilr4QpIQPB1pqZlU0qftILMychgxUhncjala9g"
-    "1VJr5sqn7Uq8Yv2vxXD40eHFyauFrDt6fZKJpYLKrH/OoOTn95e/CDP9SLkXjfR5pfQMBqUP6k+gXem28+/zihqZnQvl"
-    "hdRuSdYJoyluJ72g2rSEFeF8YTo/ENntODHzcTIS3nY0EOOkkF7yc5qm62wglpVxJDJezaJlgjHsvbMmTiWCcl3to0dA"
-    "gTGVeuMwFmIapkCNkYDRuGFriAG2QAtwQro3p7yjujxLxRtRSlV3QSAGded3KWsXHCdrjeUVvJorXYwTXm3IOTmj+ADU"
-    "YHK97gGW8FMP/yRrBH0CYrkp6Fxk48SBIJ1jXeNE5syVG0t/dMoStGaceIAQc6Tpk7+eAChmyIYRtdIQ8EbYTguWSI9l"
-    "3/XwbbBxghZkVxstA45fhKhcAGbro2NEagMGRDgYsrzz4rQhL1MkUudM0PNjRmPmxNW7HzIQdwajU5nPg/dlV9fCw9uz"
-    "o+4Oh1NOf8ZBOVBBr0LZuFFk10WImfOieuj7OOJDoCewz3r2KT0IzNySkjEThOpLUbU7ZE5Gt4lftVzSkU54jSJryXpF"
-    "qPjb9XqQ7PLxERvWg22byIEjHfSJ73lVyBC+U97Y1VO9SpzNd4Sct6jYAzsfYgWL4EWaIJLC+cds42LBPk4lshMESomC"
-    "wsuohlpf7SgC8WlGdlfwBcTAadq1N0UzIakPDL6XK67p0HWmnQ90idy7ZzvUItQybDeVYYAfF8oWZ4AHJizofkifvwsC"
-    "yTrojoWIXh8wngwSWRSK1cn6150UbJzZ58Zx6dD+9lKKzVIj7HBahKRaksWlrlc/As/NHsSDH+gSC4rLsSOhDKhpjcdp"
-    "cye9y7zYZA6hrswy4Ls0dh66vCVCg4/iT6YhH07hh/LUuMN8rLdBS2vl6sCdC9WoQFG4hIMgqLuXnOvJ8+TR8ySNpQZv"
-    "Bdw5QOBNUYSOxQJPpkln67/H+LeKev3g4+9XF6HTxIWnbGY2dW4vNUjZTOnQuuzqBkfMY9jEpbLkFro0XY0LWSX1DHeB"
-    "+L0h2lFm4aCd4mJztEM2Squma9Ahj9G3MeDZKXhEsFsaGxbO0ufeWRE2bhaslTTHfp2UhNOeidI5/prCSW62h0Y3uoLE"
-    "fotmYn3DFt2X1T8stxZ8PLwkvKWamM3I2NRKHW7GmwJETsMNDZezSj69a/9fVP+JovqGx8xDxI+69nkf/dkhfnTsIPwr"
-    "2DgyMPD0i3Gvn0bCELiUYSYZoCJ4zBBYwiisGhqFrZZKAKlz4tlF6bG+S9EJDxd2DkVhGtTi/lSTYutX1FP52GLa+CXD"
-    "SNWHxKg4cZqFiCM2ozBDnYUz0JSlu0fMh3i/w+WaL1Zf3vJyZ8vLF/zZ764c15O761dA9aUYORbSswfHjX2It6xBouPG"
-    "AWcZ/cVi1sZwHyBlgaN+6P4F5s/LMvzhc+DPdknDVLKeHPMihhP/tqEwoweengveI2TpA5ExlkqH+eoY7ltItvH3Xvc+"
-    "Tv79myBMtqQ/GFsX9+p2sv4LLoeoy3ic7Vz9ctvGEX+VG05nIs2AlCw7aUM5nlFttVZj2a6lNJNxONQROJJngQB9d5TM"
-    "Our0afpgfZL+du8AAiAjUnKTcVr6D4vEx91+728XWH5sxam2UxW3uq39zsNW1MrkROGLUdP8UjscuFLG6jzjCx509nFk"
-    "MDMjpfpGvZ9po2x/OndjvuDJNw87X+OCRNnY6Knzt73xS3VFzkesmMhsLuJ8gr+JFXYsjYrESF+pTAzUMDdKuLEqLhC5"
-    "EXLolBHadX7MfsyOxNNUx5diZPLZ9AtbrBoJKc7nU1wXyzQdyPjyCzpmRlNprMJ1F/igMme/ueiKRMUpvmHxLFZCWiGx"
-    "sEy1xC2Qh8MZnYmLsPQ3FyIfMk1Tk4+MnBBNOCI9DZFw8pJonwsl4zGd0c6WDHYgkHzmpjPX6n5sOTeHSJz6QKKd6qlK"
-    "iq83UWuU5gOZ9kG0bXXffix00W6/s5Bk1HLgD9+tMzob4XvQAJYYytSqpuBlZq8hj2vtQFSmxF/OXr0UKrtSaT5VOCKs"
-    "S0DZob9CiiuZzpTYAXNtATXQaZ3tRsy5zsAAS8ovkw/eqdiJSzWHrMA5hAtiSU1M9E1UoT5wH7XsODeODuUrmFHZbAKu"
-    "WwWvJJPeWh792kTuRLpI0M2kHbpb7CRqKGcpLI++7q4iqj3UqVoQM5VuvF6u10Y7b6NBwmNFFpzlTrg8CLXL5wdzpyyb"
-    "Sib0RI5wlZwlOicS1WSgkgTSgwvlMwM73JFsfLDVjMiHyiwt+Pro/Hn7IBKdTidiy2Lmyp2gIAUieb9gSBU2EzWYjRYM"
-    "DvI8VTJbzyNUdS2ckbEiV2IedAb1wkuEMiY3tr6P0xOVs5LDTtDmQJn1G8USLpjWPN67uxvrECqsinOKFJDPRdjnwhPR"
-    "0OlEflgYW6CDqB5tRAjMqKJTyHdBQYwYJWNQZb03DGdp6tVg5RVUSN5yEUzxzfGfLsTOfhf2AHVONPwLikfgESPld3BQ"
-    "ApQcrNNf1ODETnWathNt7mybZIsNGjlUEXuBNXDFZDe2jMdqIu9hKlM4sGcs5BKR5PFsApY5llDkCZr9wu7CihBeZUJE"
-    "mVmWke/XyBhqlSZ3j3UcwjwLkSiYITdrt9N0YrvCU5ln6dxHcmkgD+d1nOSOQj5LuEaM+jBNpb5H6PW7eWXA930igc59"
-    "iI2xvhiafLJWGgPp4vFdbQArBbNFJgTrHLBfaAonH3USFdqIfFC/8ZT86eTFMeuriPqktzJZpJq+UXbbKSyYQpFKhyzS"
-    "hvW+ywf2Hh7IOgw8dwUFIObCQEBtVhzzQ4IizXHqLkK8eLS7EWXStsH9NEWmSu5h6nUKfR5gqRSpdgwcoB15GFE934ym"
-    "NM2vEahhW7PYAQZ9MmEkocp6C6wFSjYjidm5N+KgHd7PQACOipdHp8f18G6RT3YAMJV0cpCq3cPgKFk+yBPSMuFAukzB"
-    "Ri8Qd7FMgTaTCwYYNkCtrAE15spWccb8HqIMPMx98q0QDvdVAMNzOrWH4F5w2GVXcWPpPGtDbawjHVgGVjnjpkvIT+xk"
-    "SlHGX2LX7xlMuNQWKxWpDwsC3JAQBvOptJYAYkNhFOM+LXQXmzIYFqdPX7ON2D1CJOSHeghuNzKeSTy9D+BQ5kotkVLS"
-    "IXKInmPTZhbMnLVZePeBP8GfwEqROUJ+o6zmV50Z1slG1BQ11KdoKKwhyIXUB72ZLmB3aXrvbWEIRwRdxBktI3bOvj15"
-    "8aIzSXbXEwHkXiTPSiIVj30mfELVhywjgpVzG5yC8G0zSe4MUzmKKBlFQfaRmM5Ri3EJgpQVkoAn65ocEZQNEF4OxSxL"
-    "FIEALgyIVkvLGg12qcRDySI7WAm1J+HQRXHrIRtVbACV/aJ+e7SPf5AmnDuWQVRHWQUyki+zxHZguVERkSMuSSohkNJp"
-    "FMBZQV3kswddBk61yTOGUD7aFevuijTPRhxicYjJqYBTghEJgioh5UXQWjAQ+d0WMFm8jMQ+o9cMMWyX8lZMtQttInzQ"
-    "DxWxZdlO5JTFRkROdJKkXLQY4HOToBZUdBaXoiq0iOos3CArlYRlOG57MIpUgHuHEX+sw2faoPD94tTFLhDaCMKgiqQO"
-    "canGtohRTv+9UMtpnqCsgLk4gyVcjgqdSWfzKNVEWRrJ6PFPetK3DpjwpyeReHvy8uy8F4nHj89+OHvyhCsv2BaFbDVD"
-    "TQRGVMIFnjZiANlfKjA2gBRgWmmeXyKl60tVqxpsXhZoECzZO21N6Y+511TzUYSTnlRiaAbSZ9SLADfndN9AuWsFE3lc"
-    "numTfIJyn/BCj/d+5iTBXDIN6WVKu3vvkiKUn5zBiBCqY/0SXTGz5JMUiulurypP6TAn3MIIlnFG7uWrvTJUbBT5T+tI"
-    "+M9NDBzYnQIFGL6RoJ4ntise+3u6hB2e0HoeB5eIWLwluNoL6luHb9nS2EXtz6DayOdasl3N94V+B8waRO7UcWOXpAFl"
-    "zpHpM23HsHSio9+AqFiEmiJpCjPc8ZhYvMS1kq/x0oaFZGTRFpaDSgROx7BBwv+oVRDqYE+oLZpj2vtOpVXmTxddMgLF"
-    "C+zHXQQmLeS0JbgJmjiUPzj40ocg0sRQ6lQlHepKQVz9KfxUf6Bm3vHrV9+enEMlRZqudqpiInypAfiUjrKvT3OrXW7m"
-    "pFI1HCJ8W+41BunRqtKg/ID/cJ/MQiTcn2m2xKyJb0Wn4G0pp31PEkeMZiI71TyZWLcZ1uU0g2s6Szx+7+vuXJDZkA80"
-    "ujBTVynjbq2Iwh77LPiFxPvPjl+fP68vi3uVW5XdSwD8/tY9Vqb+MzmnEMDWOKj1RFhrNZr++t3J8fkiaXIrN6l0j2vU"
-    "0sH2GJa+QtYlwc9vF/w/9tiIfkb8pYFp2HwK016mmP72n786Pb6NaoAX31vrh6YIYMDvio+tsXNT293bo6QdGg2d3Iz2"
-    "EgMP3DvYP9hvPzjYK9spMLZXQ7bdwLRvnVL71yAIGQdiaYP8kv5HwoIxsv3C9Sjm0lGZJJo4lenryj3eyOur4iZKu9xq"
-    "bp6grmLlhDRGksuhiJ3Y5Rua9AV/r1wYtIeVKWysOHFT1eXbcoXeTfMMeA/M9shk7iAotpAb0pd0M7uSOO4UrucPFdpq"
-    "5oC/LNDCynPwErfyBLKXmVN6r5wt/JMUCx3pdIXUm5JhqhY09D5/NXpx9256hegpcLcaVXyR0vs+z+Cr/9DnJNZHFiSO"
-    "QsO5+GhmU9+2mWhLmaGPsKqA77OY63xlJsgcobFTtqNnXm5UjkhK4OxOPpuU6YrDpE8plAqI8hAbGAdRPZibSzuVXCHw"
-    "iv2wHK8TAodov/fJRWAt4ZNKcWpxvP1c7FlzRSQxyPhvxJjbVU6cLWl1bXZkUWxwWyPv1dMkmzrlvsVCi+S3yHW4zOey"
-    "ZWe5W3qqp7YbL/8+J50NWVmZQ5YTUNP0ScbQ6OpA7YmpJMMQrZZ444cuYIjMjRh0RtGjS3/5J4Mm6h5XukReDG97t2bc"
-    "t70mkS/ocUVojVnFTXPb2eKSLS7Z4pItLvmM1fgbwiXBaO6KQ349ROEzCT40lbvQWcMKNskhtbTz24QEG+Z/oya5A5FJ"
-    "srTlUeLbonRBPePrRE2mOJq5zVP+zFS6/xv2Sc7HKuwP6PHdmxedZrqkU7flytsbGy3IcaSXtbjYlgxjZlcmydNX57dk"
-    "yHB/o/di5m3vt5s8BLkVgRA84/7xdT5Lk9C9i8LfwgSXyX725of+m+9e3pHuK2UGua0IOs5nWe0tqqt1DaRlN5lQyzA8"
-    "e+W+Px3YXSb5b8dv/vjq7K6i3uK+Xwb31Z6u5skqgm+hcZBz77F4v26o/Csl05mlP3y21yTr9NWz4y3e3OLNLd78f8Cb"
-    "ZUr3gIQTC2fxMlUXvv7h/s2xkNvbV6JthF+YAJCoLP2r4VeCRWvB3yocVIjqDjdX0MwSBiIPMHNW8wYwd2P4sQR5Cyyx"
-    "qgsHY9ETSg13BAy/6e4d2KY8ilXXpMXlTWtpten5ZFibtwGDgUyh/+Wnps8UPW32r5EbmcGwbVkY8LvF/kWQsWw0BjOE"
-    "l/uUCltkv0X2W2S/7ehuEfYWYW8R9i+FsH2ur4DoReKuTwB8no3fLfz9n4C/m3eqS7uob/c6vJbOw1N+2OtQXISpq6en"
-    "z/79z3/RoAac8ppeCSYjqMyBffKT7CIwbPAse3WKNWpYcY0wt9ZJ1FVwhL2r/c7DDo+i3qx+ROPX6lVlVY4eNuefZbLi"
-    "neUwFlqOzJBhS37/mkaZ6U1nmnKSggKMnyYF0VAyjT1pemP2x2xhPvyat7mkN2qzpHyxvXz3uoNbP1noJLN1zxLqI7bD"
-    "oa2ixo1ee6yPtdBzorst8IDeid///IDVurg6XJkngwiXAxfOpSob/eybNc1gXJodLMXfyK85L15R5+6Gqyf8BR0FEpDZ"
-    "vC6JBT3loQxbMbJdpsKzU0zT85QzGfqhoHuq7ztLS6/QNpK+N8DSqgL/UTFNzzT2trB0C0s/I1i6nDnKLLH/4ODhoy+/"
-    "+v0fvpaDGPGLeVvun4a5mObVooivYl+EQCl87FvVR71H9FkN6YoMVBso9zNKOxccZIoZDhrk2e3cGsSa6KuCqHzkv/WW"
-    "B8tRf0XAWNeN61Vqh8IHqvUAjUb0Y24WPqhZ9cqWxlEmgO8/AEzQxBNVGjOa2MisTkhmgKpJqswhAzXjwmSNBBYc+afs"
-    "YX9fStQ2P9hgc6AMbJrKEf9oihkxLuOhr+LHPcLou1WmOZJm1DsmukbHci1VoejReorOKxvQ7CvxmqhY8yAjkQX8w1v4"
-    "odlDYZVPC297NTpWlmEVUr76ehPpoHy6JFjllqgKU080y0QDO4knhK6j+FYjZVHvVS3j4I7CMJKmg6wT5S9n+NlFAoD8"
-    "gxhpQxONGra295cbMO+Q9Wk/RuE0f8Q/ClGMU/l1D3kAioeiwkSm5tF2mqmc16hZUULXKPpqM2kEdyBpRLXZzUQn9NJr"
-    "ltiorJOYar+xRwrdCnz2vx4kxwS1GUonufI6HdI4PtgqprWjJuiOuZqkSweKR/qdyg650w4G/DwWuelI6qwmg3qjoMr+"
-    "w/317J8s7hY7T51J20/Fnjg7+fPJy/PdQ6ipzzNZxW8ZWZJR3Q6rTYjq7o8ebiD88maxgz3Pj9+c3rJp7+Y/DiZxvnic"
-    "rVdRb9tGEn7nr5hTHmzjRCVpcgUqtQUMR5emqK3AVnEPQWCuyJW4Eclldpe2hbj//b6ZpWgnttOHuwfD5Gp39puZb74Z"
-    "pmmaNKrWUxo53dqtCaOk0D53pg3GNlg+j8tTsrLiqVbNjnJb43/hyZfK6TFtzJVuaKXX1mkKpd5vIOtIrYN2ZMKE/vT8"
-    "o8Gprakqui5xRlFQfkuN1rDWY6DDvLINzPqgQufHWK9t0KSKYnhuXdfooynhH2zTtQklpeknb2ES9zqtcHmj6feLxRnp"
-    "5kpXttWTUQJgrQpmZSoTduLf58447en9LpQ4/Gry0z8pWLHbw8GpWgdVqKCmCdGVdj7G5sXk5eTFKEkRxJ//kab0Vjfa"
-    "qaALWu1o1bmN1rR2tqYSkCocm7S7GRWWGhtIFxySNP01SZ7tb0qS/2O4k+SYTiqTb2njbNce+L3NMYK+3LXYlauqWql8"
-    "e8BrbtMq5zX2ZXjQTfC/ZFMqdF7hjYOZIwMe0U1UZRROVMazr6ahrLf8S0Z2LYBaZzdO1QwIKypCGCPXWwa+I63ykn8x"
-    "wQ/eAfGzZ3Rim+BUjlikdB6TqxhSTM8+Je0ui6FlA2tbFfDmUFdeg1T7CAmQtanYJeS8BFt4N6B90nkAbtCrqjyyMcQP"
-    "ARWm/oet8NUga78PnjKOHkA2pk7YrBDoCPQhRDpZnJ4en72hyWTSkzOjQ1yRpZbkDZB8KGwnF+kbuF3tHtJ2TNmXkd2O"
-    "phRch7cRUxFvMPsXIt6Q7/Jcey/M329dK0QDe7Vz1uH9y2hrmiKewnKN/Wqjh/fSNKE3GW2ulak6pye0GJ7FXRKDAzYG"
-    "jpusBLtSPoAWwI/UwjFs5ei85WSofZAPOKRtJ2kdXLWrISdSuWtaV2rjp9+Lal/uB19GLGEAf6WqTv91gBhv9Q6wgBhM"
-    "xm9cEbzHzxD6eCrNRCM8J1mIBLimOWK4j1zp81LXan9zBg4hXP4rn+6Ky226WsvPXJFd6H1lP2dRmHBnX7ydN83mMTuT"
-    "v+eTvmkrhepbvF++W5xl5BWcFv7j5t4ODEpUUOp1L0aHHNkxJ9A42zBSbHFGrSrQJbfN2mykarh2C71WXRWORF+ZppDF"
-    "hhHfE50ZK4AksbaFJg193N3RI1fOGcgrH/CMgYuI5XSCOoSKKchKNuG0lLpqM7q2buujEXGFE3Jm0TVwKU7UbQAphnhF"
-    "RsbmoVirDEuz8NXHnpChprB06aLOFyCHvkH8Xx9JeljD/FcSyvT1+w7Q6JsgAscPGWM5JrQmZKzx1yyzUC9E5dAHEGLT"
-    "a2JMfK1aJrrYrk0B/T+KHW9nu4EFoqeEOkQSWLvRCSPqNK3VTdqT5ww6HGOG+m9y7jDZfeRdYNpx7T+kTG/ifP5vMMau"
-    "116zPdTFBl6y9keV7NCPA3xkF0+l5Yg0Iris+4+WYZquVMjLfR0JA/6Q4EGCzJ3S9IHF+wgLI6xI+bMk9WpzV3/iRYxt"
-    "FIeBR6Iq3DXGMUKs5JnhdGJeQViQ5St91yiZEhxFeGGv03tbsqOYRa9zh1B8UyUNE49U22q0Qs5eDB/8/zkemJ4dn85/"
-    "zWKrmjORcpDeJ8mtPNBtL4+stXiptZJyuU1uMSUMf9j9Ar/eDsLNKy/xnkFWtGtUleHluCHMODcthBHO7DUYEmkKltN+"
-    "qJhJTlzY0wmDx2YiBn9ggx2rvFhDtgtRVWFaL1Jjeem9l8bNM4Dj1ftF4fQnQRENv2bDD+rqlpb3TjyoSb4H+ZVT0Bfn"
-    "wwxJ0FJiHz5Gwz/+xJZr41kVLwvd6qbQTb6L+FuwFc58BSxeY7yMVEOnjpZ5H7e1aPvlDwI7mFojqd/CdcDWcvdK036H"
-    "UPEaEc1Zotjq3s6/2I5w/5KTEn0/RuPTbIBZy8UT556+SChunAlthcq9WBv8JheVu735H9l83H8pw9wlin6Pt0864x33"
-    "B5WkvjAFj8vg/hgMCDFIDCNaimPhVFIQpSvOkKpkJRIVLayOYVzz3AOcnzuUDbI1vndKdua2qwrZutJ07UwIupnBWdQH"
-    "pB9opauqDZpT79SrFwO5XdeGGLJ3d690eBJclZ7Qc7p49/bd2fJohkBeilLvh1TPTvf2Xr+SXGpXm0b15pbDGx3CyHJ+"
-    "fvo9K3HWjHKRPN715SuELs5P6MObi+VHqPCJrCjZ5E2wbjfBF8H8RtVt9YRKfu7NeJdT4UP2xIAhXzr04f3x8rcLyCJf"
-    "dlHaa8kj90Rpuk7zLBv3PjGp3H0q0Z/nf8DKMZ5Uv/x3YPvD6RWlLAFmw4qM82UIrZ8+f37zBPr732S48o2uMHIJ9BWi"
-    "jdnJDxB42uYOCi6Vikf+xf/6oTN9Insf0hTSpMNHfuL1tLSYP87n7xeXvy1O5x/vj1M8Fsjg0l9w9F1HxaA8nc9PF8u5"
-    "XFG4XYoAyDNMrazXj1+RxbPZ3V1DEEQz+uVHM/TtIMofE9+bkGWomiT/BceodfU="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"clone","title":"Clone a repository.","description":"Clone a r'
-        'epository.","inputSchema":{"type":"object","properties":{"src":{"type":"string",'
-        '"description":"What to clone."},"dst":{"type":"string","description":"Where to p'
-        'ut it.","default":"."},"depth":{"type":"integer","default":0},"quiet":{"type":"b'
-        'oolean","description":"Say nothing but the answer.","default":false},"repo_home"'
-        ':{"type":"string","description":"Where repositories live.","default":"~/repos"}}'
-        ',"required":["src"],"additionalProperties":false},"outputSchema":{"additionalPro'
-        'perties":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHi'
-        'nt":false,"idempotentHint":true}},{"name":"status","title":"Show the working tre'
-        'e\'s status.","description":"Show the working tree\'s status.","inputSchema":{"typ'
-        'e":"object","properties":{"paths":{"items":{"type":"string"},"type":"array","des'
-        'cription":"Limit to these paths.","default":[]},"quiet":{"type":"boolean","descr'
-        'iption":"Say nothing but the answer.","default":false},"repo_home":{"type":"stri'
-        'ng","description":"Where repositories live.","default":"~/repos"}},"additionalPr'
-        'operties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"a'
-        'nnotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}'
-        ',{"name":"remote_add","title":"Add a remote.","description":"Add a remote.","inp'
-        'utSchema":{"type":"object","properties":{"url":{"type":"string","description":"T'
-        'he remote\'s URL."},"remote":{"type":"string","description":"The remote to use.",'
-        '"default":"origin"},"dry_run":{"type":"boolean","description":"Show what would c'
-        'hange, change nothing.","default":false},"verbose":{"type":"integer","minimum":0'
-        ',"description":"Say more (repeat for more).","default":0},"quiet":{"type":"boole'
-        'an","description":"Say nothing but the answer.","default":false},"repo_home":{"t'
-        'ype":"string","description":"Where repositories live.","default":"~/repos"},"mod'
-        'e":{"enum":["fetch","push","both"],"type":"string","default":"both"}},"required"'
-        ':["url"],"additionalProperties":false},"outputSchema":{"additionalProperties":tr'
-        'ue,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,'
-        '"idempotentHint":true}},{"name":"remote_prune","title":"Delete the branches a re'
-        'mote no longer has.","description":"Delete the branches a remote no longer has."'
-        ',"inputSchema":{"type":"object","properties":{"remote":{"type":"string","descrip'
-        'tion":"The remote to use.","default":"origin"},"dry_run":{"type":"boolean","desc'
-        'ription":"Show what would change, change nothing.","default":false},"verbose":{"'
-        'type":"integer","minimum":0,"description":"Say more (repeat for more).","default'
-        '":0},"quiet":{"type":"boolean","description":"Say nothing but the answer.","defa'
-        'ult":false},"repo_home":{"type":"string","description":"Where repositories live.'
-        '","default":"~/repos"}},"additionalProperties":false},"outputSchema":{"additiona'
-        'lProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destruct'
-        'iveHint":true,"idempotentHint":false}},{"name":"output","title":"Read back the f'
-        'ull text of an answer that was cut.","description":"Read back the full text of a'
-        "n answer that was cut, a page at a time: the reference is in\\nthe answer's marke"
-        'r and in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref"'
-        ':{"type":"string","description":"The reference a cut answer names (`full output:'
-        ' REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"i'
-        'nteger","minimum":1,"default":100000}},"required":["ref"],"additionalProperties"'
-        ':false},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"o'
-        'ffset":{"type":"integer"},"length":{"type":"integer","description":"The full tex'
-        't\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"'
-        'integer"},{"type":"null"}],"description":"The offset of the next page; null afte'
-        'r the last."}},"required":["ref","offset","length","text","next"]},"annotations"'
-        ':{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHi'
-        'nt":false}}]}'
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1071,6 +909,192 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjo0MjI6MTY4NixpbnB1dHM6NTU3OjI1NTIsbGxtczoxMzA0OjQ4NjUsc2NoZW1hOjM4NDA6MTg5ODMs"
+    "c2tpbGw6MTg0Mzo0MDcyCnic7VSxTsQwDP2VKAsgtSdmNgQDCxNIDFWHtPE1FW3cc5I7nRD/jpO0d0ViYzgh0aGJE/vZ"
+    "z3b8ITvCMDl5V1VSFvwjGNGDLOSzsqoDkWW3kXVRyXZAG+8e4ioUX07oeo90zPfOKx8cK7wYPAhvQByQ3nvbCU8AV05k"
+    "BVauo/rii90qrdnsXuuEGo8z4kQheXyEATwkyIaUbQ24k6awKDigDkgYlcHrQrY4jsrqTG0OvKqLW/ZWybLUMHnDLqTN"
+    "lKI3Pt/xtix3oQefdhZnoS5sGAZmpo7sz5tIqgk+RaSsOwBtZoinZBhTUxocYeXjzQDBOWk9cxj6fWSaLLPWVg0OIvW1"
+    "WK+ze2Zx+Wg9BVgXU6RCniOkGT4VmrH10aqxb/n01SzNJTyK4GCJqNR0LLnsC6NFPHGKvXUwynNzhUGL1iiufTGvC90F"
+    "bZ9g9kANOviWlxGZ3jXzA4baIqWDm81lGyFnYEQNqf234FvDBlNwcWkw9+wPDbOuwfxo/qvwiwZPM4QQPc8PmeeDdEYR"
+    "6HlWnmbKJeNcT9HvL/Cvlp2/zy9DXSPqeJztVj1v2zAQnZNfQRAFmgCOZWf03k4ZirRFB8FIaOlkMpB4KnmMYQTub++R"
+    "cgr5o7U6eEhRL7Tp+3zv3UmXRY0WLvIX+c4XGholZ1ITtX6WZU8e7U13O0a3zEqnKspuJ7eTm+lttjUfSVq3wF64eIKC"
+    "+HfrsAVHBrycvUjvinhsjTw5Y5dsVIIvnGnJoOXrb1qRIBSpmLHc8P+ehriBg+jXBhKGxsmgUqFmX9mFgZZ0L5CxBEtw"
+    "fcMJm30PBvr5Fog1KHuQ8LNaC4ukuRix4JykQSjrV+B2cleq9sBhHbT4oLGBoa1EB28IHYMnavMMuy39yJKB3KTYXLSD"
+    "Us7yhPF8JFVZmhhO1Z96FGyLyefzS0+Kgj8j2a0inb4YgsYfdr35FUA5p9YHKNyZxiQhMLAeRAq3A0E+f5tsnaTGQYPE"
+    "5ZXlGekJrj7d2xcdO4vVvPfi6/1dmqPu4m+cI4vB70HCUC2NTYPp1g8u2CEsalyJVVwQKwx1KQqt7BJG2/OV4KOMPoNb"
+    "oIej898Ya5rQ8Pwfk02DzO8V8wect0KXLq7Hb31vcNtYpqhgY++5rIAKHYUSfDwWXGRcJYdJX2Mli/0FFIU1ZAFtpdEy"
+    "8+d85vxX6z+h1iF7s1PERW5DXacLDMRvA1FcpzRSDRVIxUXbgjEQBaPRISGsarj6q8eKE4su6Uzcf/j4eJ0WJlaV3wH7"
+    "d1z2+Knj0+/PLtOey3QSP/ujGPsaMIo/AcNzbMJ4nO1Y32/bNhD+Vwi9JAFsrX11igLF2mEbgmVIN/QhNiJaOlmsJVIj"
+    "Kbte4P7t+46UHcd2uqQbUGSYX2xRx/vx3XdHnm8Tb0ztktH1baJlQ8koqahuk0FSkMutar0yGotvTd41pL3kZ8F7BkIb"
+    "L3JZ13JaUyreybwSWdB2PUlZVyaUE74i4VqZ09BRK630VIjcNI3UhWilr4QpIQPB1pqZlU0qftILMychgxUhncjala9g"
+    "1VJr5sqn7Uq8Yv2vxXD40eHFyauFrDt6fZKJpYLKrH/OoOTn95e/CDP9SLkXjfR5pfQMBqUP6k+gXem28+/zihqZnQvl"
+    "hdRuSdYJoyluJ72g2rSEFeF8YTo/ENntODHzcTIS3nY0EOOkkF7yc5qm62wglpVxJDJezaJlgjHsvbMmTiWCcl3to0dA"
+    "gTGVeuMwFmIapkCNkYDRuGFriAG2QAtwQro3p7yjujxLxRtRSlV3QSAGded3KWsXHCdrjeUVvJorXYwTXm3IOTmj+ADU"
+    "YHK97gGW8FMP/yRrBH0CYrkp6Fxk48SBIJ1jXeNE5syVG0t/dMoStGaceIAQc6Tpk7+eAChmyIYRtdIQ8EbYTguWSI9l"
+    "3/XwbbBxghZkVxstA45fhKhcAGbro2NEagMGRDgYsrzz4rQhL1MkUudM0PNjRmPmxNW7HzIQdwajU5nPg/dlV9fCw9uz"
+    "o+4Oh1NOf8ZBOVBBr0LZuFFk10WImfOieuj7OOJDoCewz3r2KT0IzNySkjEThOpLUbU7ZE5Gt4lftVzSkU54jSJryXpF"
+    "qPjb9XqQ7PLxERvWg22byIEjHfSJ73lVyBC+U97Y1VO9SpzNd4Sct6jYAzsfYgWL4EWaIJLC+cds42LBPk4lshMESomC"
+    "wsuohlpf7SgC8WlGdlfwBcTAadq1N0UzIakPDL6XK67p0HWmnQ90idy7ZzvUItQybDeVYYAfF8oWZ4AHJizofkifvwsC"
+    "yTrojoWIXh8wngwSWRSK1cn6150UbJzZ58Zx6dD+9lKKzVIj7HBahKRaksWlrlc/As/NHsSDH+gSC4rLsSOhDKhpjcdp"
+    "cye9y7zYZA6hrswy4Ls0dh66vCVCg4/iT6YhH07hh/LUuMN8rLdBS2vl6sCdC9WoQFG4hIMgqLuXnOvJ8+TR8ySNpQZv"
+    "Bdw5QOBNUYSOxQJPpkln67/H+LeKev3g4+9XF6HTxIWnbGY2dW4vNUjZTOnQuuzqBkfMY9jEpbLkFro0XY0LWSX1DHeB"
+    "+L0h2lFm4aCd4mJztEM2Squma9Ahj9G3MeDZKXhEsFsaGxbO0ufeWRE2bhaslTTHfp2UhNOeidI5/prCSW62h0Y3uoLE"
+    "fotmYn3DFt2X1T8stxZ8PLwkvKWamM3I2NRKHW7GmwJETsMNDZezSj69a/9fVP+JovqGx8xDxI+69nkf/dkhfnTsIPwr"
+    "2DgyMPD0i3Gvn0bCELiUYSYZoCJ4zBBYwiisGhqFrZZKAKlz4tlF6bG+S9EJDxd2DkVhGtTi/lSTYutX1FP52GLa+CXD"
+    "SNWHxKg4cZqFiCM2ozBDnYUz0JSlu0fMh3i/w+WaL1Zf3vJyZ8vLF/zZ764c15O761dA9aUYORbSswfHjX2It6xBouPG"
+    "AWcZ/cVi1sZwHyBlgaN+6P4F5s/LMvzhc+DPdknDVLKeHPMihhP/tqEwoweengveI2TpA5ExlkqH+eoY7ltItvH3Xvc+"
+    "Tv79myBMtqQ/GFsX9+p2sv4LLoeoy3ic7Vz9ctvGEX+VG05nIs2AlCw7aUM5nlFttVZj2a6lNJNxONQROJJngQB9d5TM"
+    "Our0afpgfZL+du8AAiAjUnKTcVr6D4vEx91+728XWH5sxam2UxW3uq39zsNW1MrkROGLUdP8UjscuFLG6jzjCx509nFk"
+    "MDMjpfpGvZ9po2x/OndjvuDJNw87X+OCRNnY6Knzt73xS3VFzkesmMhsLuJ8gr+JFXYsjYrESF+pTAzUMDdKuLEqLhC5"
+    "EXLolBHadX7MfsyOxNNUx5diZPLZ9AtbrBoJKc7nU1wXyzQdyPjyCzpmRlNprMJ1F/igMme/ueiKRMUpvmHxLFZCWiGx"
+    "sEy1xC2Qh8MZnYmLsPQ3FyIfMk1Tk4+MnBBNOCI9DZFw8pJonwsl4zGd0c6WDHYgkHzmpjPX6n5sOTeHSJz6QKKd6qlK"
+    "iq83UWuU5gOZ9kG0bXXffix00W6/s5Bk1HLgD9+tMzob4XvQAJYYytSqpuBlZq8hj2vtQFSmxF/OXr0UKrtSaT5VOCKs"
+    "S0DZob9CiiuZzpTYAXNtATXQaZ3tRsy5zsAAS8ovkw/eqdiJSzWHrMA5hAtiSU1M9E1UoT5wH7XsODeODuUrmFHZbAKu"
+    "WwWvJJPeWh792kTuRLpI0M2kHbpb7CRqKGcpLI++7q4iqj3UqVoQM5VuvF6u10Y7b6NBwmNFFpzlTrg8CLXL5wdzpyyb"
+    "Sib0RI5wlZwlOicS1WSgkgTSgwvlMwM73JFsfLDVjMiHyiwt+Pro/Hn7IBKdTidiy2Lmyp2gIAUieb9gSBU2EzWYjRYM"
+    "DvI8VTJbzyNUdS2ckbEiV2IedAb1wkuEMiY3tr6P0xOVs5LDTtDmQJn1G8USLpjWPN67uxvrECqsinOKFJDPRdjnwhPR"
+    "0OlEflgYW6CDqB5tRAjMqKJTyHdBQYwYJWNQZb03DGdp6tVg5RVUSN5yEUzxzfGfLsTOfhf2AHVONPwLikfgESPld3BQ"
+    "ApQcrNNf1ODETnWathNt7mybZIsNGjlUEXuBNXDFZDe2jMdqIu9hKlM4sGcs5BKR5PFsApY5llDkCZr9wu7CihBeZUJE"
+    "mVmWke/XyBhqlSZ3j3UcwjwLkSiYITdrt9N0YrvCU5ln6dxHcmkgD+d1nOSOQj5LuEaM+jBNpb5H6PW7eWXA930igc59"
+    "iI2xvhiafLJWGgPp4vFdbQArBbNFJgTrHLBfaAonH3USFdqIfFC/8ZT86eTFMeuriPqktzJZpJq+UXbbKSyYQpFKhyzS"
+    "hvW+ywf2Hh7IOgw8dwUFIObCQEBtVhzzQ4IizXHqLkK8eLS7EWXStsH9NEWmSu5h6nUKfR5gqRSpdgwcoB15GFE934ym"
+    "NM2vEahhW7PYAQZ9MmEkocp6C6wFSjYjidm5N+KgHd7PQACOipdHp8f18G6RT3YAMJV0cpCq3cPgKFk+yBPSMuFAukzB"
+    "Ri8Qd7FMgTaTCwYYNkCtrAE15spWccb8HqIMPMx98q0QDvdVAMNzOrWH4F5w2GVXcWPpPGtDbawjHVgGVjnjpkvIT+xk"
+    "SlHGX2LX7xlMuNQWKxWpDwsC3JAQBvOptJYAYkNhFOM+LXQXmzIYFqdPX7ON2D1CJOSHeghuNzKeSTy9D+BQ5kotkVLS"
+    "IXKInmPTZhbMnLVZePeBP8GfwEqROUJ+o6zmV50Z1slG1BQ11KdoKKwhyIXUB72ZLmB3aXrvbWEIRwRdxBktI3bOvj15"
+    "8aIzSXbXEwHkXiTPSiIVj30mfELVhywjgpVzG5yC8G0zSe4MUzmKKBlFQfaRmM5Ri3EJgpQVkoAn65ocEZQNEF4OxSxL"
+    "FIEALgyIVkvLGg12qcRDySI7WAm1J+HQRXHrIRtVbACV/aJ+e7SPf5AmnDuWQVRHWQUyki+zxHZguVERkSMuSSohkNJp"
+    "FMBZQV3kswddBk61yTOGUD7aFevuijTPRhxicYjJqYBTghEJgioh5UXQWjAQ+d0WMFm8jMQ+o9cMMWyX8lZMtQttInzQ"
+    "DxWxZdlO5JTFRkROdJKkXLQY4HOToBZUdBaXoiq0iOos3CArlYRlOG57MIpUgHuHEX+sw2faoPD94tTFLhDaCMKgiqQO"
+    "canGtohRTv+9UMtpnqCsgLk4gyVcjgqdSWfzKNVEWRrJ6PFPetK3DpjwpyeReHvy8uy8F4nHj89+OHvyhCsv2BaFbDVD"
+    "TQRGVMIFnjZiANlfKjA2gBRgWmmeXyKl60tVqxpsXhZoECzZO21N6Y+511TzUYSTnlRiaAbSZ9SLADfndN9AuWsFE3lc"
+    "numTfIJyn/BCj/d+5iTBXDIN6WVKu3vvkiKUn5zBiBCqY/0SXTGz5JMUiulurypP6TAn3MIIlnFG7uWrvTJUbBT5T+tI"
+    "+M9NDBzYnQIFGL6RoJ4ntise+3u6hB2e0HoeB5eIWLwluNoL6luHb9nS2EXtz6DayOdasl3N94V+B8waRO7UcWOXpAFl"
+    "zpHpM23HsHSio9+AqFiEmiJpCjPc8ZhYvMS1kq/x0oaFZGTRFpaDSgROx7BBwv+oVRDqYE+oLZpj2vtOpVXmTxddMgLF"
+    "C+zHXQQmLeS0JbgJmjiUPzj40ocg0sRQ6lQlHepKQVz9KfxUf6Bm3vHrV9+enEMlRZqudqpiInypAfiUjrKvT3OrXW7m"
+    "pFI1HCJ8W+41BunRqtKg/ID/cJ/MQiTcn2m2xKyJb0Wn4G0pp31PEkeMZiI71TyZWLcZ1uU0g2s6Szx+7+vuXJDZkA80"
+    "ujBTVynjbq2Iwh77LPiFxPvPjl+fP68vi3uVW5XdSwD8/tY9Vqb+MzmnEMDWOKj1RFhrNZr++t3J8fkiaXIrN6l0j2vU"
+    "0sH2GJa+QtYlwc9vF/w/9tiIfkb8pYFp2HwK016mmP72n786Pb6NaoAX31vrh6YIYMDvio+tsXNT293bo6QdGg2d3Iz2"
+    "EgMP3DvYP9hvPzjYK9spMLZXQ7bdwLRvnVL71yAIGQdiaYP8kv5HwoIxsv3C9Sjm0lGZJJo4lenryj3eyOur4iZKu9xq"
+    "bp6grmLlhDRGksuhiJ3Y5Rua9AV/r1wYtIeVKWysOHFT1eXbcoXeTfMMeA/M9shk7iAotpAb0pd0M7uSOO4UrucPFdpq"
+    "5oC/LNDCynPwErfyBLKXmVN6r5wt/JMUCx3pdIXUm5JhqhY09D5/NXpx9256hegpcLcaVXyR0vs+z+Cr/9DnJNZHFiSO"
+    "QsO5+GhmU9+2mWhLmaGPsKqA77OY63xlJsgcobFTtqNnXm5UjkhK4OxOPpuU6YrDpE8plAqI8hAbGAdRPZibSzuVXCHw"
+    "iv2wHK8TAodov/fJRWAt4ZNKcWpxvP1c7FlzRSQxyPhvxJjbVU6cLWl1bXZkUWxwWyPv1dMkmzrlvsVCi+S3yHW4zOey"
+    "ZWe5W3qqp7YbL/8+J50NWVmZQ5YTUNP0ScbQ6OpA7YmpJMMQrZZ444cuYIjMjRh0RtGjS3/5J4Mm6h5XukReDG97t2bc"
+    "t70mkS/ocUVojVnFTXPb2eKSLS7Z4pItLvmM1fgbwiXBaO6KQ349ROEzCT40lbvQWcMKNskhtbTz24QEG+Z/oya5A5FJ"
+    "srTlUeLbonRBPePrRE2mOJq5zVP+zFS6/xv2Sc7HKuwP6PHdmxedZrqkU7flytsbGy3IcaSXtbjYlgxjZlcmydNX57dk"
+    "yHB/o/di5m3vt5s8BLkVgRA84/7xdT5Lk9C9i8LfwgSXyX725of+m+9e3pHuK2UGua0IOs5nWe0tqqt1DaRlN5lQyzA8"
+    "e+W+Px3YXSb5b8dv/vjq7K6i3uK+Xwb31Z6u5skqgm+hcZBz77F4v26o/Csl05mlP3y21yTr9NWz4y3e3OLNLd78f8Cb"
+    "ZUr3gIQTC2fxMlUXvv7h/s2xkNvbV6JthF+YAJCoLP2r4VeCRWvB3yocVIjqDjdX0MwSBiIPMHNW8wYwd2P4sQR5Cyyx"
+    "qgsHY9ETSg13BAy/6e4d2KY8ilXXpMXlTWtpten5ZFibtwGDgUyh/+Wnps8UPW32r5EbmcGwbVkY8LvF/kWQsWw0BjOE"
+    "l/uUCltkv0X2W2S/7ehuEfYWYW8R9i+FsH2ur4DoReKuTwB8no3fLfz9n4C/m3eqS7uob/c6vJbOw1N+2OtQXISpq6en"
+    "z/79z3/RoAac8ppeCSYjqMyBffKT7CIwbPAse3WKNWpYcY0wt9ZJ1FVwhL2r/c7DDo+i3qx+ROPX6lVlVY4eNuefZbLi"
+    "neUwFlqOzJBhS37/mkaZ6U1nmnKSggKMnyYF0VAyjT1pemP2x2xhPvyat7mkN2qzpHyxvXz3uoNbP1noJLN1zxLqI7bD"
+    "oa2ixo1ee6yPtdBzorst8IDeid///IDVurg6XJkngwiXAxfOpSob/eybNc1gXJodLMXfyK85L15R5+6Gqyf8BR0FEpDZ"
+    "vC6JBT3loQxbMbJdpsKzU0zT85QzGfqhoHuq7ztLS6/QNpK+N8DSqgL/UTFNzzT2trB0C0s/I1i6nDnKLLH/4ODhoy+/"
+    "+v0fvpaDGPGLeVvun4a5mObVooivYl+EQCl87FvVR71H9FkN6YoMVBso9zNKOxccZIoZDhrk2e3cGsSa6KuCqHzkv/WW"
+    "B8tRf0XAWNeN61Vqh8IHqvUAjUb0Y24WPqhZ9cqWxlEmgO8/AEzQxBNVGjOa2MisTkhmgKpJqswhAzXjwmSNBBYc+afs"
+    "YX9fStQ2P9hgc6AMbJrKEf9oihkxLuOhr+LHPcLou1WmOZJm1DsmukbHci1VoejReorOKxvQ7CvxmqhY8yAjkQX8w1v4"
+    "odlDYZVPC297NTpWlmEVUr76ehPpoHy6JFjllqgKU080y0QDO4knhK6j+FYjZVHvVS3j4I7CMJKmg6wT5S9n+NlFAoD8"
+    "gxhpQxONGra295cbMO+Q9Wk/RuE0f8Q/ClGMU/l1D3kAioeiwkSm5tF2mqmc16hZUULXKPpqM2kEdyBpRLXZzUQn9NJr"
+    "ltiorJOYar+xRwrdCnz2vx4kxwS1GUonufI6HdI4PtgqprWjJuiOuZqkSweKR/qdyg650w4G/DwWuelI6qwmg3qjoMr+"
+    "w/317J8s7hY7T51J20/Fnjg7+fPJy/PdQ6ipzzNZxW8ZWZJR3Q6rTYjq7o8ebiD88maxgz3Pj9+c3rJp7+Y/DiZxvnic"
+    "rVdRb9tGEn7nr5hTHmzjRCVpcgUqtQUMR5emqK3AVnEPQWCuyJW4Eclldpe2hbj//b6ZpWgnttOHuwfD5Gp39puZb74Z"
+    "pmmaNKrWUxo53dqtCaOk0D53pg3GNlg+j8tTsrLiqVbNjnJb43/hyZfK6TFtzJVuaKXX1mkKpd5vIOtIrYN2ZMKE/vT8"
+    "o8Gprakqui5xRlFQfkuN1rDWY6DDvLINzPqgQufHWK9t0KSKYnhuXdfooynhH2zTtQklpeknb2ES9zqtcHmj6feLxRnp"
+    "5kpXttWTUQJgrQpmZSoTduLf58447en9LpQ4/Gry0z8pWLHbw8GpWgdVqKCmCdGVdj7G5sXk5eTFKEkRxJ//kab0Vjfa"
+    "qaALWu1o1bmN1rR2tqYSkCocm7S7GRWWGhtIFxySNP01SZ7tb0qS/2O4k+SYTiqTb2njbNce+L3NMYK+3LXYlauqWql8"
+    "e8BrbtMq5zX2ZXjQTfC/ZFMqdF7hjYOZIwMe0U1UZRROVMazr6ahrLf8S0Z2LYBaZzdO1QwIKypCGCPXWwa+I63ykn8x"
+    "wQ/eAfGzZ3Rim+BUjlikdB6TqxhSTM8+Je0ui6FlA2tbFfDmUFdeg1T7CAmQtanYJeS8BFt4N6B90nkAbtCrqjyyMcQP"
+    "ARWm/oet8NUga78PnjKOHkA2pk7YrBDoCPQhRDpZnJ4en72hyWTSkzOjQ1yRpZbkDZB8KGwnF+kbuF3tHtJ2TNmXkd2O"
+    "phRch7cRUxFvMPsXIt6Q7/Jcey/M329dK0QDe7Vz1uH9y2hrmiKewnKN/Wqjh/fSNKE3GW2ulak6pye0GJ7FXRKDAzYG"
+    "jpusBLtSPoAWwI/UwjFs5ei85WSofZAPOKRtJ2kdXLWrISdSuWtaV2rjp9+Lal/uB19GLGEAf6WqTv91gBhv9Q6wgBhM"
+    "xm9cEbzHzxD6eCrNRCM8J1mIBLimOWK4j1zp81LXan9zBg4hXP4rn+6Ky226WsvPXJFd6H1lP2dRmHBnX7ydN83mMTuT"
+    "v+eTvmkrhepbvF++W5xl5BWcFv7j5t4ODEpUUOp1L0aHHNkxJ9A42zBSbHFGrSrQJbfN2mykarh2C71WXRWORF+ZppDF"
+    "hhHfE50ZK4AksbaFJg193N3RI1fOGcgrH/CMgYuI5XSCOoSKKchKNuG0lLpqM7q2buujEXGFE3Jm0TVwKU7UbQAphnhF"
+    "RsbmoVirDEuz8NXHnpChprB06aLOFyCHvkH8Xx9JeljD/FcSyvT1+w7Q6JsgAscPGWM5JrQmZKzx1yyzUC9E5dAHEGLT"
+    "a2JMfK1aJrrYrk0B/T+KHW9nu4EFoqeEOkQSWLvRCSPqNK3VTdqT5ww6HGOG+m9y7jDZfeRdYNpx7T+kTG/ifP5vMMau"
+    "116zPdTFBl6y9keV7NCPA3xkF0+l5Yg0Iris+4+WYZquVMjLfR0JA/6Q4EGCzJ3S9IHF+wgLI6xI+bMk9WpzV3/iRYxt"
+    "FIeBR6Iq3DXGMUKs5JnhdGJeQViQ5St91yiZEhxFeGGv03tbsqOYRa9zh1B8UyUNE49U22q0Qs5eDB/8/zkemJ4dn85/"
+    "zWKrmjORcpDeJ8mtPNBtL4+stXiptZJyuU1uMSUMf9j9Ar/eDsLNKy/xnkFWtGtUleHluCHMODcthBHO7DUYEmkKltN+"
+    "qJhJTlzY0wmDx2YiBn9ggx2rvFhDtgtRVWFaL1Jjeem9l8bNM4Dj1ftF4fQnQRENv2bDD+rqlpb3TjyoSb4H+ZVT0Bfn"
+    "wwxJ0FJiHz5Gwz/+xJZr41kVLwvd6qbQTb6L+FuwFc58BSxeY7yMVEOnjpZ5H7e1aPvlDwI7mFojqd/CdcDWcvdK036H"
+    "UPEaEc1Zotjq3s6/2I5w/5KTEn0/RuPTbIBZy8UT556+SChunAlthcq9WBv8JheVu735H9l83H8pw9wlin6Pt0864x33"
+    "B5WkvjAFj8vg/hgMCDFIDCNaimPhVFIQpSvOkKpkJRIVLayOYVzz3AOcnzuUDbI1vndKdua2qwrZutJ07UwIupnBWdQH"
+    "pB9opauqDZpT79SrFwO5XdeGGLJ3d690eBJclZ7Qc7p49/bd2fJohkBeilLvh1TPTvf2Xr+SXGpXm0b15pbDGx3CyHJ+"
+    "fvo9K3HWjHKRPN715SuELs5P6MObi+VHqPCJrCjZ5E2wbjfBF8H8RtVt9YRKfu7NeJdT4UP2xIAhXzr04f3x8rcLyCJf"
+    "dlHaa8kj90Rpuk7zLBv3PjGp3H0q0Z/nf8DKMZ5Uv/x3YPvD6RWlLAFmw4qM82UIrZ8+f37zBPr732S48o2uMHIJ9BWi"
+    "jdnJDxB42uYOCi6Vikf+xf/6oTN9Insf0hTSpMNHfuL1tLSYP87n7xeXvy1O5x/vj1M8Fsjg0l9w9F1HxaA8nc9PF8u5"
+    "XFG4XYoAyDNMrazXj1+RxbPZ3V1DEEQz+uVHM/TtIMofE9+bkGWomiT/BceodfU="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"clone","title":"Clone a repository.","description":"Clone a r'
+        'epository.","inputSchema":{"type":"object","properties":{"src":{"type":"string",'
+        '"description":"What to clone."},"dst":{"type":"string","description":"Where to p'
+        'ut it.","default":"."},"depth":{"type":"integer","default":0},"quiet":{"type":"b'
+        'oolean","description":"Say nothing but the answer.","default":false},"repo_home"'
+        ':{"type":"string","description":"Where repositories live.","default":"~/repos"}}'
+        ',"required":["src"],"additionalProperties":false},"outputSchema":{"additionalPro'
+        'perties":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHi'
+        'nt":false,"idempotentHint":true}},{"name":"status","title":"Show the working tre'
+        'e\'s status.","description":"Show the working tree\'s status.","inputSchema":{"typ'
+        'e":"object","properties":{"paths":{"items":{"type":"string"},"type":"array","des'
+        'cription":"Limit to these paths.","default":[]},"quiet":{"type":"boolean","descr'
+        'iption":"Say nothing but the answer.","default":false},"repo_home":{"type":"stri'
+        'ng","description":"Where repositories live.","default":"~/repos"}},"additionalPr'
+        'operties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"a'
+        'nnotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}'
+        ',{"name":"remote_add","title":"Add a remote.","description":"Add a remote.","inp'
+        'utSchema":{"type":"object","properties":{"url":{"type":"string","description":"T'
+        'he remote\'s URL."},"remote":{"type":"string","description":"The remote to use.",'
+        '"default":"origin"},"dry_run":{"type":"boolean","description":"Show what would c'
+        'hange, change nothing.","default":false},"verbose":{"type":"integer","minimum":0'
+        ',"description":"Say more (repeat for more).","default":0},"quiet":{"type":"boole'
+        'an","description":"Say nothing but the answer.","default":false},"repo_home":{"t'
+        'ype":"string","description":"Where repositories live.","default":"~/repos"},"mod'
+        'e":{"enum":["fetch","push","both"],"type":"string","default":"both"}},"required"'
+        ':["url"],"additionalProperties":false},"outputSchema":{"additionalProperties":tr'
+        'ue,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,'
+        '"idempotentHint":true}},{"name":"remote_prune","title":"Delete the branches a re'
+        'mote no longer has.","description":"Delete the branches a remote no longer has."'
+        ',"inputSchema":{"type":"object","properties":{"remote":{"type":"string","descrip'
+        'tion":"The remote to use.","default":"origin"},"dry_run":{"type":"boolean","desc'
+        'ription":"Show what would change, change nothing.","default":false},"verbose":{"'
+        'type":"integer","minimum":0,"description":"Say more (repeat for more).","default'
+        '":0},"quiet":{"type":"boolean","description":"Say nothing but the answer.","defa'
+        'ult":false},"repo_home":{"type":"string","description":"Where repositories live.'
+        '","default":"~/repos"}},"additionalProperties":false},"outputSchema":{"additiona'
+        'lProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destruct'
+        'iveHint":true,"idempotentHint":false}},{"name":"output","title":"Read back the f'
+        'ull text of an answer that was cut.","description":"Read back the full text of a'
+        "n answer that was cut, a page at a time: the reference is in\\nthe answer's marke"
+        'r and in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref"'
+        ':{"type":"string","description":"The reference a cut answer names (`full output:'
+        ' REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"i'
+        'nteger","minimum":1,"default":100000}},"required":["ref"],"additionalProperties"'
+        ':false},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"o'
+        'ffset":{"type":"integer"},"length":{"type":"integer","description":"The full tex'
+        't\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"'
+        'integer"},{"type":"null"}],"description":"The offset of the next page; null afte'
+        'r the last."}},"required":["ref","offset","length","text","next"]},"annotations"'
+        ':{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHi'
+        'nt":false}}]}'
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5697,6 +5721,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5710,6 +5748,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9746,6 +9785,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 953: the first handler from handlers.py
-#     line 1033: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11757: the tables (commands, groups, errors, result shapes)
+#     line 794: the first handler from handlers.py
+#     line 874: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -217,6 +217,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -372,16 +377,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -389,8 +412,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -676,188 +699,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = True
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjo0NjI6OTM1LGlucHV0czo2MjQ6MTg1MyxsbG1zOjE0NDc6NDM0NixzY2hlbWE6Mzk5NjoxNzM5OSxz"
-    "a2lsbDoxNjc3OjM2OTEKeJx1Ustu20AM/BViL3UAqUiv9ckoEjS3IPFN0GFtUQ9YIoUlFUEo+u/lSrItGOjF8vIx5HDm"
-    "j6sCD724n1nmXGI/ZybCs7rEffoJxhoDQqMw8tAWsCb3QKx1QxU0EmPqz4rFd5cnmfN9307WfYhf0BpBUNVqZQ9eLgJl"
-    "E0QT4ACi3EscQYZ34mKCsyfwJCOGBSxgx4qGdjSc5QFIcVK+TdvaUvMYd7YPMN2KTxOQ73BBKzlUGJm9zn/AX6t2PXLf"
-    "ojW209MMnid2iK7zVCynuV0ly5Nnm5e5NK1Z1HAd2bx1RcHwheGbQMzdJ1t1bxVp2nN4bDn+eoc1PKMqX5Aeag7vb3CN"
-    "z0UdF7hQ8hIJiS/j2/029mcfsBxaa4DTbXwaUEODsgGOtVyqHd8qY3qCHdIXfLwcP95ePp9urcboxIIzAeLbM09oaFtb"
-    "0LcX6NhssiO0JJSBu1l4Q2sCU4ekdzT11ZadryTOF1N1b1v06BVMpxnwvrzXhjddB5thlmuYjKKOaByezTcF/IjimUYb"
-    "I24Em4z/SmKaT7EQWJw6NlrzoNGjZtYNzuqRxWAbtKjug05Lqcm/Kv8AcfXf/0HWFgsEZjXnuTn49x9W1y8TeJy1VNFO"
-    "2zAUfYavsKxJA6m0KagT6p6qiWk8DbG+VZW4Ta5TU8c3sx26CvXfd51UKIWwdg/kJYnle84959rnNCVrMQ0ns2f5yadL"
-    "LECO5TKE0o8Hg0dP9qJZ7ZPLB5kDFQaXyWVyMbwc7Lb3ZNiUyFW0eGQk/i8dleiCRi/Hz3JJPsT3bpcPTtucd2XoU6fL"
-    "oMny8nSJwqN7QvfZi1giLBTYr/cpqAxDSEMpmBpuyyTk2rDaBszRdeJOv92JentPFtrqoirkeMjf8Kf5/jIaXY1aRNfJ"
-    "dcIMgVZoIwXYzU8lx7PXGra9lxVbGSO38y72yd2taKAYs6AMIyTaSDyTCnxsy4NCOe8d8OgHrUUKDlVlGFEsXtlTgzCH"
-    "Qy5vvD9gTgQkFdBGuFi2EWdon8T9zfT+9ubXeb/tWNLiumIaHtWCPLZoFkQGwb6dAZiVKMihOLPIZUI5KkRgb5hMO7IF"
-    "2nC+J0aB8RhnAHkk0AEL//YQbV8cA+dg00Gc+yjNo82+ssASIQhFrm5mj282j8YB17VYeEaLDtcm3D+k8YdHENbI9iUC"
-    "bCaG+371k9YZG/bb/iX90ZYJIct0xAFz17oyO+2z3QGcz0+hLM3mA6/oZu+0vDfGSexCrHVYUhUE+BWPoGNoB3WxIIcF"
-    "Bb7wS1p/oKyYIMclT9MPJ8/b0CGnc8139z9k8QnL8SMjtVvYtr77vyvtMIvZUu+aH9F2w3oyiyFWL/B8y6oW8O8+OIqO"
-    "9VehQ5uiAJHGw2P9mnMgdujF2QMHmhEN6ZjD5/sDhwGLIaU8dod8ZyrF0Da60AdKhq2SYRKf185FXUcY9xd6jXTkeJy1"
-    "V11v2zYU/SuEXpIAjuCgyDA4RYGi69AOw1o0BfoQBxMtX9msJVIjqbhe4P++c0nZlmMljYfWTxZF3o9zz7m8uk+8MaVL"
-    "Rjf3iZYVJaNkTmWdDJIpudyq2iujsfibyZuKtJf8LPjMQGjjRS7LUk5KSsVbmc9FFqzd3KZsKxPKCT8n4WqZ07mjWlrp"
-    "aSpyU1VST0Ut/VyYAnuwsbZmZmWVivf6zixIyOBFSCeyeuXn8OrIe6VnLq1X4iU7eCXOz786vDl5eSfLhl6dZGKpYDNr"
-    "nzNY+eP6w1/CTL5S7kUlfT6HCXiUPtg/gXml68Zf53OqZHYllBdSuyVZJ4ymeJz0HZWmJsFR+Klp/EBk9+PELMbJSHjb"
-    "0ECMk6n0kp/TNF1nA7GcG0ci49UseiY4w9mdN3EqhSXXlD5GBBgYVKk3AWMh1mEC2BgKOI0Hto4YYQu4gCd2t+6Ud1QW"
-    "Z6l4LQqpyiZsiEnt4i5k6ULgZK2xvIJXC6Wn44RXK3JOzig+ADW4XK9bgCXi1Of/kjWCvgGx3EzpSmTjxIEhjWNb40Tm"
-    "TJa/Lf3TKEuwmnHlAUKskaZv/uYWQDFFNpQolcYGb4RttOAdaW/5XYvfBhwn6I7samNmwACIkJYLyGyDdAxJaUCBiAdj"
-    "ljdenFbkZYpK6pwpetXrNdZOfHr7ewbuzuB1IvNFiL9oylJ4xHvWH/D5+YQZkHFeDmzQqyAdN4oE+zOkzaVRLfptJvEh"
-    "MBTwZy0BlR4Ecm55ybAJggJTKLfD52R0n/hVzbKOjMJrCK0m6xVB9ffr9SDpUvIZB9aDbavIjdZxz363uJYr0J9pCdiX"
-    "pilZ82HrFRM8SJCBN2goOeA+NuoE0vKdXc5bmDwI4zP3HrJgBmTORwTHnYZ9hYSIsKc0qEMwByRqY7tmwXmake21+/nN"
-    "RxG2D5JKaVU1VTK6wH/5Lf7/5fLyxWXH0a/DX4fw4NHaNLsAAz4Uoe3u58DotisanErWt33eX398L6Ip2KzAazZJmh3f"
-    "JIV0HJaTBSU4/TRG78wSTLQEArPsJg/gCUbgwxKOR+y/Aw4bNIUnHVSMYytxCp5CNZ8/vX97fZZ2ERt2fL2AG5Rqgq7Z"
-    "cTNBkyapD2sgy4WoDCh2qln7orCmClKEM2WN5tvqbC+Z0O+4BnLGDpSnyh2SaL1FTForVz2OZ6FBOdJoE5ZqQuMujA3B"
-    "7Pm7uWXg+MbseEGNJj2ooU/b2C9RAr8kwDcMnetiH6902OHYRdrFb5hesprldKrYjiw/diSzyf2h1p/Y/TDEL0HQWSvk"
-    "bF/XgxDs3CzTZ2r1cbV1GH1w5HEaPkmeWHR3RNUZyAZs0l6FC6Hf6CPFXYdI463HggwItPm2ye1S2cXdBvnQ88YNS1n5"
-    "kv28iaBzXQYPOiUHrtFjw6AWErUkpx90uXoHqJJRGFa4svgDC3cUl9uKqylVtYF4/W53t+HLui4PJfGaV+Ok1155VxhW"
-    "Fk4UyjpQA+Jw3tSO7wTc6mZipnz96fYOPrr7r/YY8FiHiFHxrAHSczwIrKcf/CDJRFyPq8VOZv+rGJYqvBUOqju8gefc"
-    "hjEUtJsmq+3ddxTU0dVzLtroCBft4R1rrJopnRwP9dOxxUG4R8sP5Nfuu/250oixH0DzCS56xkT+7NkKIA7/SxlGUXTS"
-    "MFwKLOEbSFU0CkdxRaP/6px4clJ6rHkxnj/hidIuYCh8BWixP8ymOHp04XHmuXXfxCXDJN2mxKg4cZqFjCM2ozA5407m"
-    "ShcFekXvONE7HPDsVKpKfefIRefIxZB/h2QouJP+WB72QPVUjpwL6ZmfP3PW3LIGhY4HB1zlfC55ZsBHXYCUN/TGodsX"
-    "ByPnLp7nzJwxnfi9TuHbLPAUEz2HJzHy2fCmxPiZ9oiwSLaQbPNvo25j/AkKhcua9Bdjy2ln73p9u/4Ply7q5Xic7Vv9"
-    "bts4En8VwlhgHUBxnKTp7Tq5AEE3bbPbJEViYG+RMxzaom02kqglqaS+boB7mnuwe5KbGVK2JMuxnR4WXSD9o4j1Qc7n"
-    "b35DkV8aw0iaVAwbnUa7td8IGgmPBfwwwlqZjA1cuRfaSJW4J1ptuDLI9FiIvha/Z1IL00+ndkIPHP99v/UjPBAKM9Qy"
-    "te61az9Wh4nknt1zbQLG2VAlIzlmIxmJgKXTVKtPYmhbVsUR3jZiqIUN2EBlSWgYT0LGhzhgPm3YgolUZtPMNjpfGtZO"
-    "YSorPlu4nMpUhPnPx6AxjtSAR32uQaHOzZdcye3tTwYkDBp2mpLSVoOc8DufotEZ8ciIqkI8MQ9CswdpJ0wlgv18fXmB"
-    "uolIpQKuMGNDkOzQPcFB5SgTrKk022Yj+B9uy2QrYHYimExAAcZBQzeMGqAZ2J2YipANpizlGoS1MB0J/RgUpPfaBw0z"
-    "UdriJVWjjEiyGLRu5LqiTXordXRjo7gxBzfgywxEx7dZMxQjnkW2Qz+36oTaRr/OhUm5nay264OWVpBVvIUnQkNwJMoy"
-    "q7xRO3R/MLXCMDWCB5mM+Rie4lkoFYoo4oEIQ7AehKbK9BAszxlEuf3esATFB5cZHPDjSff99l7AWq1WwKQ1TrnZTOAg"
-    "AULSfD6QCmqGYpCN5woOlIoET1brCK56YFbzoRjw4R3pIBNwb8IjJrRW2pTnsTIWipzsZwJvDoRePdGQJ0MRkfRDFceU"
-    "QCOMIzuRhsHvKeaYwuQC+9z6eW6dEBWfxvzzPNi8HCj1eC1BIIwKPgX7ziUYTiC8hyCVcdkwyqLIucHwe3AhZsutD8Wr"
-    "07e3rNnuQDyAO2MJ+QWOT8BvY+FmsOAEcLKPTvdQRROTyijaDqXeODYxFisyYvwxVM+rBlqR2JUphxMR82eESgoJ7BTz"
-    "IM1CNcxiUJmwBJHHe/Z7swVRZKzgIQqlsyTB3C+JMZIiCjfHOoIwp0LAcmUwzba3oygGTHdSqiSakqiAV2AP63wcKmvB"
-    "i2ThkjDicxpx+QzodbM5Z0DuK7oOPncQO4Tx2UireKU1XPXZNAg0DUm/3IzGzUbKdi/PP6BhCMYJ/kozDrgdTjaeMEt8"
-    "ovAoAmPT2B8kAtgXGQa5/wNXRh6dNG/PPpxShOR1BiNlVp4iib/4cMKaec4g+IloRE6s5MsnNTDPyHmKGq9zhyHkkRZo"
-    "v20KFdIHXYOxohIE6TxtX22tJRk34MQ4jaA2hs9IrrKErvKQVfLiPhFQWizmNEo9XU+mKFIPUBogmjMgK/fiqwVDCxXG"
-    "yx2O9UutJxKp82yOgzP8DnFOIX9xcn5aLigGKlhTi1RwyweR2Dr0qZmogQrRywkbCHxMQIzeVgjcLVEa48wOMVoWfCpM"
-    "kdlMn2FKr8PUlfuC4AAYAmjtFG/tQDnJNexQqtgJt061kdTGog8MUTlFTO0O7MeaiRDIMRbUdXP6EJ55i5xKmIN0Co0w"
-    "mKbcGKSkFYchqn5dscgnRVKZsPM3HylGzA5yIMxDOQJt1wqeeJg+h+IIfS8WRJnJwRSYnrBpvQgmzRYAe9N8AlXyWuUr"
-    "KtZRN2qmySdrSZN3Q1/jIT8GNTXis1zPFxB3UfTsaSEQTpAssWschjWvfzn78KEVh1urhYBeIS/XhdLNjlwdPMZ+h88Q"
-    "wfCp8UmBjLpalpujiI8DLEaBt32h98Pi6YuAE+sBExEkGwC8HDLoAwXSDmpFUFaDw2oJ6kL5Y9Ak8RaMdC8SZL7zNtWR"
-    "ROwRgcb2847xVRv+gTUhuYfcm+okKZBUzGWyWBMiN8gROaAmqACBWE4DTwdz6QJXPfAx0FRqlRBpc2iXj7vFIpWMCWLh"
-    "EolToMNIXEIAVeTmc9CaKxC42ebEnF0ErE18OQEM28K6NcRuCSdhDvSBYyMEuGY65imZDYWMZRhG1CZp6Ah0CN2nwLvw"
-    "KPShBlCdjOttJUI/DOG2o79QCuDdUUB/lgk7TpDnfn7rdgs44RiMgT1QmVRjV28Ao6z8V+6WcxVCIwPhYjUMYdWdSEh0"
-    "Co+Zm7BKQzE6+kPGfWOBhf5xHLCbs4vrbi9gR0fXv10fH1OvB7GFkC0y6MJAERFSSyk1G4Dt7wQoNgArQGhFSt1BSZd3"
-    "otSnGDVrCcGwGO84NZY/0l5il4kIx52oqFAGomfG0ppEF98bCPsgIESOZnf6aB/v3GMa6GhnyU0k1hga3NmUSCllF2e+"
-    "4aUKhoJg5+yG6LDMYE4iFOPbzlVO0pFC3kKcmXiGcvaVzhm0EGMwPfyiTJV1e3VTYAGaXkSq54TtsCP3Tge5wzGO53jw"
-    "jBGzG6SrPe++VfyWIo1S1CxhtYGrtRi7kt7zKywQ1iBks8wbO2gNcOYUKn0izQQiHeXoVygqDILLMFEEYdh0nJhdwLOc"
-    "nnHWhghJMKINRA60A5B0RBs45B8uTvjO2wmKEQaZ6twBGvlf89vucUkrLXPuR+sWJJqvaQt0E2QiKN/dO3AQhJ4YcehF"
-    "whaug4G5+inkqfyMy3Kn3e7Zxbtr8IkvrgCR2LfgGlmjtZMvAdKSHDxUuOKXkr77x0/v+m8uL96eveu/vzw/nT2w4wbM"
-    "31z5nB/vBuO5ld/s5fCUQFwhYykvEuIaFjkVVMGqwo5pefG4uLAIv8ovwQVfYdAcOT0prgnC2wk8vbiIyaezusYeVBaF"
-    "zD96iGlGHkfMBZRCoKDVSTEawX3jG0eKKjQ219CWAa7QiqWBF2mlbHFxcqKMXY+4O406jUhBQPrXyuJ3sV4iL9OQtvgE"
-    "VSMSMrkvBAP457pb4V/IwGtawBk1T58U6of2D+06abpQE/zQFRE+Xl514WoMKRnj0uVugJXb/f364GD/oLxAhiC7eX+D"
-    "Ipx8PGP56xUZupe/nF7M0K/RgQwTZWoMRWkz5xg+EoXl2BEnN9HVXlW69wDHECcCyiJykUGdp84vfzotewok1VKs2697"
-    "ufbr5lYAQAnOjENC74uZdXXavTo7vd6ai+KvFH3VrpLlgTLrdsFeoHp38eiOxYiSTV+z3LpLiWFttSprp3xcddFN78m5"
-    "bxY80eVj6h6NSEKsDtjqEs1CYWq80j15V3EK0pj1lm+9EO3WQVWKE9DXdc8z6tCm0rFbI8LVSffssuSUVruQQrutNnJ6"
-    "t8jd96uTAP3f5X82JtamprOzg7DsV/xaSo93Qg2FaWevvdfe3t3bma1rQl26HBF0eR3dNwz8DqOhNmuLMQkTqDv8HxDS"
-    "zBKqgVQEr/IwlKgejz4W3qkNhV8JhW89+t6WwdjRmol6aC1MT7jY+VJJWZCBUGh+I08auENJXvdKnmm1b+VRP7+Zhz3c"
-    "hJik16QVsakd21/gWvMp/uYZhHliJVHv+kFdjM1v+SB7fCyG2U3DVwaPuh7B5qBRyFZOX/7KM+fTQOxYaSOc540zeqkf"
-    "9s5H6wnn24Ub+BWmcMNpGiyYZEkY+apdazskPTU3KnbIR+g9Vu9AiPqY7GESbxDPFKqPmFbcZvWOpS8rq/W7k0uUg+7R"
-    "QK9Tew/4R31wE4Bjc1IfOSH4SEY1Vq9ahqSay9D79t3ozN177OWmJ15bWYPMG5K+Y8nw0/3RJwreBw6PGvkPdPmfOktd"
-    "QsTSIH/rh1AWklAkwykl1AhaLVqTFhow2CfP/ENe5iyIyyocGxHCP8f+CvRzxv/8U4jAdNmn76tX++QFv8pBbR4udyl9"
-    "Z1JOCyA0Ud+/T8Pn3DqHS+ZmYYU5mJuB0fiocPr/qRJPR0M9OK/PYus48HJoX8FHlzPPCq9FtCb+iB5MpuUqOAvnAixH"
-    "Ea2nPUVFC2VnCVV82ka11LHCQp+sYM/hg3OqUWSWT9bC5zK8KlN0NXWDkroxwyuww+W1djPGtpyalXkgAtsT1OixwDR5"
-    "mkaLyp3gVbda6lP/sPBpg1YRjVWpccsFC98xyl2sDEWcKogEu0kbOxXrfs94qgFwipS/wtRw39+gHfmrsFt86IU2vdCm"
-    "b8uNf0nalIOfQ5vn0yIah/lR/jTyMy3V4WUFchkCVsrh+hVDixjAnOGOtMXlTtyzgSvs/qHBdL5g+HWrmvTHRgtnSsux"
-    "rCEMk1w63NhXv5p5dXp+2T3tX7+//LWPXyC+wdpQg1cv+P+C/y/4vwn+Oxxo0EeJh43x/89DeoeC67S5C8i2gIebIz00"
-    "NWOx+G3oLV2mL/j0WDMVCizj9n+UET+BGHheF7AS9h0brsfvt5dX70673ziCu+7+Bb9f8PsFv5/Ebw/Nc1RBTjtxu9Nn"
-    "f3o8+CvBeNUd9FRvbZCezV1G549+2yBtp3fb/w/Zrd+H/+b8p//++z+4kRY8/YBbtnAlq3Ay4KsJex5ta3xHrUdmiIuC"
-    "+f1JhlYo7r2xd+7xWBntAHmsre1+rF7RVrPDKGVbXeFWqMU9Zf6g0GxLM7fsgdP+ODxphjvRcBc6Zxir7nwRCC20wG3p"
-    "Enc0/TOZH2ChbXj6Dnc84W6vpLI3rgWvfrXR0WaramX50NVoZMS6h3Py5cXytmM8LLPZALu4Z/Eb/Jb89JsUjzXg6024"
-    "uB4O9yKRjO1kzQ8Js7CDSHEv0ja0+RZC2oply1VkLkdeXha+J8zlWeeDglMHI99toYIswEA/ZPhOcT8aN7a1AF0uAGdR"
-    "5fUP8vOVJGPvheu8cJ1viOssVo5ZlWjv7u2/Onj9tx9+5IMh4BfptrgM6PctV59mOb6yNvNAyRz21a0RPgN96vu/vAKV"
-    "jhi6PeTNWwKZfI8tbrSmvU/LQWzJJzr8gumQ/8lXdhdRvwYwVlGdXoGQ5jlQJJm4dbU/pG+fu6Worv8glLAMwhPIBO5I"
-    "R/qa4ebMxEB/CjabQNhEQtMHPfycLf0h60E2drvE/PyOlZYm31tjcmAZMCluO1VABPSYeBl9TsuPe/vDkAacVjkyoMUn"
-    "4baIFuRYJOgFiV6tlqhbmADPJqGuoRhKOmiCYiX+/Lz78nfIjHBl4aZXkmNO4wvzH5Tmd8x82Zd55kfwKucbhEqT1DYQ"
-    "hfle/7iOC6APuEPuZhdU91vfcUM77toOnbb4HIJoSZR5f1IMv70NLa45bhE3uJ/CD+gOsCDLpHPYUcXdle6rNPfBGspb"
-    "oBY4H1F93IROZ5HzPfVu3EPaBU874/2xHEnnG/FgzbQkTU3zV5Lo9XrW8DmH1ghKB3hCGeJRiSQ0ASSgP4GFUruJHR3p"
-    "FDj6WN7j7vUJ8nni66ESzqcjPJMJauVH9oIqsx/SdkB8dCDoXKcVySEtbuHOBdqUj1gw5rIck+UWt6j+fnu1+mfzt1nz"
-    "jdXR9hu2w67P3p1ddLcOwU192piPSrtz/2CjchwWm+bi7K/21zD+7GXWhDm7p1fnT0zae/wfNq1OUHictVffbxQ3EH6/"
-    "v2J6PJCot1sgKRI5hBTRFKVqEgSp+lBVWd/u3J3Jrr3Y3iQnwv/eb2zfEiDQvvQhyvnX+JuZb77xFkUxMarjA5p6DkGb"
-    "lZ9OGva1033Q1mD+bZ4/IDZXdKWcn5Gi2pqlXtFStzyjftM7+47rUAbbtbLsuXYcZrSwg2k8KdOQqsXgheP3g3bclPSH"
-    "Zwpr7clf6ral6zUbnAzKX5JhxqktItrBbQbmYbnv282MHHc2MPm1vd49IDcY0oGudVhTUbzz1sQLHauGrGH67e3ZqYDn"
-    "1vZcTie17XoV9EK3Omzg4ZsEydPrTVjj8F757EcKNtrdYsCxjoNqVFAHE6Irdj6F51G5Vz6aTgoE8vkPRUGv2LBTgRta"
-    "bGgxuBUzLZ3taA1MLY6V/WZOjSVjA3GjQwnMLyaTB+NVk8n/FXLc8oBeWhMcViaTgt6kyClPVZ98H/3tN1XCrYOnpW0b"
-    "drTDrWfkyQHASl9J+jjieegJEV0jF7I7IyNtfFBt6+EqwHedQFpaR+Lzn2JF7kb+8z6ETIBsEVQzGiJDVCgz1HtA0suz"
-    "k5PD01+oLMuc/Ip2cElVWIojgPKhsUO8im/gebv5mhYzqj5M7eX0gIIbMJpKpjGC2Y8VyZ1DXbNPcd1uXSrEA3vZOesw"
-    "/jC91KZJpzDdYb9a8TheaxOyyWRzqXQ7OC7pbPwd/aVocMQmwHGTjeFulQ/UauC3S3EMWyU8ryQdahvmhxLUfoiZHV21"
-    "izErsTKWtGyVkOx7Yc319PDDVGQC6K9UO/DHhwjyJW+AC5B75bAWQBDZ4+eIfTpVVLEIveQ5cgl4tdkVvPfd6es1d2p7"
-    "dQUeIWD+M69sVCUpB7caOo7LSAiym70VT+ep9HHpgsE3Bo9wxX12yv9AKb7pW6UNnb0+Pz47rcgruB2LAFdnQ7AY40I1"
-    "ApBc3ZHgziSH2lkjUKWQtVpI9d4pZUKiG16qoQ27UcKEqVAeI5Al4Rn0HIlLeexsw8RQoM0nhtTKOQ0FkwNeMEgliWCV"
-    "KMYrNsrUXJWSmDW3fUXX1l36ZCS6Iik5tVBjXIoTXR/AizFgiZRJlBXQ1lrEL1LWJ9mtvpAa0INvkID93ZifVvvg73oT"
-    "Gey3Imv4RnhJlfyoBMshtVZSZvw1aAX+14jKjg9OcjTL9sROp3rherTd6QYKu5s6ycYOIw2U7CWUIpKAcEuHSaiLolM3"
-    "RWbPaXWQYwYJMLVoeHUX+RCEd1L+93Am23hz9CsoY5dLrMEgSmMFNxeqvkxaOaDRBTgpPp4os0HiRCARXYsM3V+KRbFQ"
-    "oV5vayly4PcYPuiQ/iQ3ObQYTzExxUzUANGlLDmfajC1hxjdpBAjk6K0sKrXsxQjEfRKS0LxLEBgkOerMY0+kkLiCDfs"
-    "dXFnS7Wb8pja0pd1YoR60s0ZzU3yl+KHADxPBw5OD0+OXlSpZR0JlWrQHr3xNv6g26yRIrgYdKxiwdxObtGJxz/sfoTV"
-    "21G9ZeYxxhWUhZ1RbYXBoaEBzOuhjnBmK8TQSd2IpubGLarSWxe2hEJzX5XR4BMxOIjUR2tIdxOlNXIt69QsDrL3QgWI"
-    "pkcIMHu3LBy/iyiS4X0x/FVl3dL5nRNfVaXcY3Lrh8I4H+ZIAsci++vvZPhnMex4iQY7GgQayUmezajiswuG0rGnz+Rc"
-    "p73o6UXDPZuGTb1JbvdgOWLwmT8JnfbxtTP2+QRI9klLTLYfP4neBt0xuPCllw4u9dL5iiLviAy+RiJq0TaxurUTnYsl"
-    "cyG5TB4eommyGBCyS9FJ/1Pb2qK0cR7ZHisgq7zGWrxovdmafyrm0/4LtQSLLqAWW7yZK4J3lg+qyJhGN6g8KRm80IA+"
-    "BklgJEsULR3EzCXNk/cVBmuRsCi/jeUUxqW8moDz/YBqQ25md07FnbUd2iZuXTBdOx0CmzmcRVmhZwBtbMhqha6Wndp7"
-    "NNaEG/qQQnb8aUg7L4Nri5f0E709fnV8er47RyAvosSLFyJwXpzO9vb3Yi7ZddqobO58HNEOjJwfvTn5npX0VE0qM/nG"
-    "gyHzE7r9Vm1yT5YPgeh/XpxLIGJfky6Ct6+K9YU3/NGN6vr2G6KbT4MgawvWcNpbWrfCVJSB/f296hu44lcKUB3K/9ST"
-    "8+pcmo9PZRklwQfb+9SxjF3YRjrCNpv/CjLeAzwb9t+CcudLScKEf7EC8jQ+UeTJBpU9Sw+iVBW56u6/9MtXmry1v/uA"
-    "jC+OcvIP15T49w=="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"connect","title":"Say where it would connect; nothing is cont'
-        'acted.","description":"Say where it would connect; nothing is contacted.","input'
-        'Schema":{"type":"object","properties":{"host":{"type":"string","description":"Th'
-        'e server\'s host name.","default":"localhost"},"port":{"type":"integer","descript'
-        'ion":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf"'
-        ':[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enu'
-        'm":["fast","safe"],"type":"string","description":"How careful to be.","default":'
-        '"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRI'
-        'ES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk m'
-        'ore (never from the environment).","default":false},"tag":{"items":{"type":"stri'
-        'ng"},"type":"array","description":"Tags to send; repeat for more.","default":[]}'
-        ',"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":'
-        '0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{'
-        '"additionalProperties":false,"description":"Where `connect` would connect, and h'
-        'ow.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"t'
-        'ype":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":'
-        '{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"r'
-        'atio":{"type":"number"}},"required":["host","port","mode","retries","verbose","t'
-        'ags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations'
-        '":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"'
-        'apply","title":"Apply the settings; asks first, or stops when nobody can answer.'
-        '","description":"Apply the settings; asks first, or stops when nobody can answer'
-        '.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","descrip'
-        'tion":"Apply without asking.","default":false}},"additionalProperties":false},"o'
-        'utputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readO'
-        'nlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"remote_s'
-        'how","title":"Show one remote by name.","description":"Show one remote by name."'
-        ',"inputSchema":{"type":"object","properties":{"name":{"type":"string","descripti'
-        'on":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"out'
-        'putSchema":{"type":"object","properties":{"result":{"type":"string"}},"required"'
-        ':["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempot'
-        'entHint":true}},{"name":"output","title":"Read back the full text of an answer t'
-        'hat was cut.","description":"Read back the full text of an answer that was cut, '
-        "a page at a time: the reference is in\\nthe answer's marker and in meta.truncated"
-        '.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"string","desc'
-        'ription":"The reference a cut answer names (`full output: REF`)."},"offset":{"ty'
-        'pe":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"de'
-        'fault":100000}},"required":["ref"],"additionalProperties":false},"outputSchema":'
-        '{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer'
-        '"},"length":{"type":"integer","description":"The full text\'s length, in characte'
-        'rs."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null'
-        '"}],"description":"The offset of the next page; null after the last."}},"require'
-        'd":["ref","offset","length","text","next"]},"annotations":{"readOnlyHint":true,"'
-        'destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1079,6 +920,189 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = True
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjo0NjI6OTM1LGlucHV0czo2MjQ6MTg1MyxsbG1zOjE0NDc6NDM0NixzY2hlbWE6Mzk5NjoxNzM5OSxz"
+    "a2lsbDoxNjc3OjM2OTEKeJx1Ustu20AM/BViL3UAqUiv9ckoEjS3IPFN0GFtUQ9YIoUlFUEo+u/lSrItGOjF8vIx5HDm"
+    "j6sCD724n1nmXGI/ZybCs7rEffoJxhoDQqMw8tAWsCb3QKx1QxU0EmPqz4rFd5cnmfN9307WfYhf0BpBUNVqZQ9eLgJl"
+    "E0QT4ACi3EscQYZ34mKCsyfwJCOGBSxgx4qGdjSc5QFIcVK+TdvaUvMYd7YPMN2KTxOQ73BBKzlUGJm9zn/AX6t2PXLf"
+    "ojW209MMnid2iK7zVCynuV0ly5Nnm5e5NK1Z1HAd2bx1RcHwheGbQMzdJ1t1bxVp2nN4bDn+eoc1PKMqX5Aeag7vb3CN"
+    "z0UdF7hQ8hIJiS/j2/029mcfsBxaa4DTbXwaUEODsgGOtVyqHd8qY3qCHdIXfLwcP95ePp9urcboxIIzAeLbM09oaFtb"
+    "0LcX6NhssiO0JJSBu1l4Q2sCU4ekdzT11ZadryTOF1N1b1v06BVMpxnwvrzXhjddB5thlmuYjKKOaByezTcF/IjimUYb"
+    "I24Em4z/SmKaT7EQWJw6NlrzoNGjZtYNzuqRxWAbtKjug05Lqcm/Kv8AcfXf/0HWFgsEZjXnuTn49x9W1y8TeJy1VNFO"
+    "2zAUfYavsKxJA6m0KagT6p6qiWk8DbG+VZW4Ta5TU8c3sx26CvXfd51UKIWwdg/kJYnle84959rnNCVrMQ0ns2f5yadL"
+    "LECO5TKE0o8Hg0dP9qJZ7ZPLB5kDFQaXyWVyMbwc7Lb3ZNiUyFW0eGQk/i8dleiCRi/Hz3JJPsT3bpcPTtucd2XoU6fL"
+    "oMny8nSJwqN7QvfZi1giLBTYr/cpqAxDSEMpmBpuyyTk2rDaBszRdeJOv92JentPFtrqoirkeMjf8Kf5/jIaXY1aRNfJ"
+    "dcIMgVZoIwXYzU8lx7PXGra9lxVbGSO38y72yd2taKAYs6AMIyTaSDyTCnxsy4NCOe8d8OgHrUUKDlVlGFEsXtlTgzCH"
+    "Qy5vvD9gTgQkFdBGuFi2EWdon8T9zfT+9ubXeb/tWNLiumIaHtWCPLZoFkQGwb6dAZiVKMihOLPIZUI5KkRgb5hMO7IF"
+    "2nC+J0aB8RhnAHkk0AEL//YQbV8cA+dg00Gc+yjNo82+ssASIQhFrm5mj282j8YB17VYeEaLDtcm3D+k8YdHENbI9iUC"
+    "bCaG+371k9YZG/bb/iX90ZYJIct0xAFz17oyO+2z3QGcz0+hLM3mA6/oZu+0vDfGSexCrHVYUhUE+BWPoGNoB3WxIIcF"
+    "Bb7wS1p/oKyYIMclT9MPJ8/b0CGnc8139z9k8QnL8SMjtVvYtr77vyvtMIvZUu+aH9F2w3oyiyFWL/B8y6oW8O8+OIqO"
+    "9VehQ5uiAJHGw2P9mnMgdujF2QMHmhEN6ZjD5/sDhwGLIaU8dod8ZyrF0Da60AdKhq2SYRKf185FXUcY9xd6jXTkeJy1"
+    "V11v2zYU/SuEXpIAjuCgyDA4RYGi69AOw1o0BfoQBxMtX9msJVIjqbhe4P++c0nZlmMljYfWTxZF3o9zz7m8uk+8MaVL"
+    "Rjf3iZYVJaNkTmWdDJIpudyq2iujsfibyZuKtJf8LPjMQGjjRS7LUk5KSsVbmc9FFqzd3KZsKxPKCT8n4WqZ07mjWlrp"
+    "aSpyU1VST0Ut/VyYAnuwsbZmZmWVivf6zixIyOBFSCeyeuXn8OrIe6VnLq1X4iU7eCXOz786vDl5eSfLhl6dZGKpYDNr"
+    "nzNY+eP6w1/CTL5S7kUlfT6HCXiUPtg/gXml68Zf53OqZHYllBdSuyVZJ4ymeJz0HZWmJsFR+Klp/EBk9+PELMbJSHjb"
+    "0ECMk6n0kp/TNF1nA7GcG0ci49UseiY4w9mdN3EqhSXXlD5GBBgYVKk3AWMh1mEC2BgKOI0Hto4YYQu4gCd2t+6Ud1QW"
+    "Z6l4LQqpyiZsiEnt4i5k6ULgZK2xvIJXC6Wn44RXK3JOzig+ADW4XK9bgCXi1Of/kjWCvgGx3EzpSmTjxIEhjWNb40Tm"
+    "TJa/Lf3TKEuwmnHlAUKskaZv/uYWQDFFNpQolcYGb4RttOAdaW/5XYvfBhwn6I7samNmwACIkJYLyGyDdAxJaUCBiAdj"
+    "ljdenFbkZYpK6pwpetXrNdZOfHr7ewbuzuB1IvNFiL9oylJ4xHvWH/D5+YQZkHFeDmzQqyAdN4oE+zOkzaVRLfptJvEh"
+    "MBTwZy0BlR4Ecm55ybAJggJTKLfD52R0n/hVzbKOjMJrCK0m6xVB9ffr9SDpUvIZB9aDbavIjdZxz363uJYr0J9pCdiX"
+    "pilZ82HrFRM8SJCBN2goOeA+NuoE0vKdXc5bmDwI4zP3HrJgBmTORwTHnYZ9hYSIsKc0qEMwByRqY7tmwXmake21+/nN"
+    "RxG2D5JKaVU1VTK6wH/5Lf7/5fLyxWXH0a/DX4fw4NHaNLsAAz4Uoe3u58DotisanErWt33eX398L6Ip2KzAazZJmh3f"
+    "JIV0HJaTBSU4/TRG78wSTLQEArPsJg/gCUbgwxKOR+y/Aw4bNIUnHVSMYytxCp5CNZ8/vX97fZZ2ERt2fL2AG5Rqgq7Z"
+    "cTNBkyapD2sgy4WoDCh2qln7orCmClKEM2WN5tvqbC+Z0O+4BnLGDpSnyh2SaL1FTForVz2OZ6FBOdJoE5ZqQuMujA3B"
+    "7Pm7uWXg+MbseEGNJj2ooU/b2C9RAr8kwDcMnetiH6902OHYRdrFb5hesprldKrYjiw/diSzyf2h1p/Y/TDEL0HQWSvk"
+    "bF/XgxDs3CzTZ2r1cbV1GH1w5HEaPkmeWHR3RNUZyAZs0l6FC6Hf6CPFXYdI463HggwItPm2ye1S2cXdBvnQ88YNS1n5"
+    "kv28iaBzXQYPOiUHrtFjw6AWErUkpx90uXoHqJJRGFa4svgDC3cUl9uKqylVtYF4/W53t+HLui4PJfGaV+Ok1155VxhW"
+    "Fk4UyjpQA+Jw3tSO7wTc6mZipnz96fYOPrr7r/YY8FiHiFHxrAHSczwIrKcf/CDJRFyPq8VOZv+rGJYqvBUOqju8gefc"
+    "hjEUtJsmq+3ddxTU0dVzLtroCBft4R1rrJopnRwP9dOxxUG4R8sP5Nfuu/250oixH0DzCS56xkT+7NkKIA7/SxlGUXTS"
+    "MFwKLOEbSFU0CkdxRaP/6px4clJ6rHkxnj/hidIuYCh8BWixP8ymOHp04XHmuXXfxCXDJN2mxKg4cZqFjCM2ozA5407m"
+    "ShcFekXvONE7HPDsVKpKfefIRefIxZB/h2QouJP+WB72QPVUjpwL6ZmfP3PW3LIGhY4HB1zlfC55ZsBHXYCUN/TGodsX"
+    "ByPnLp7nzJwxnfi9TuHbLPAUEz2HJzHy2fCmxPiZ9oiwSLaQbPNvo25j/AkKhcua9Bdjy2ln73p9u/4Ply7q5Xic7Vv9"
+    "bts4En8VwlhgHUBxnKTp7Tq5AEE3bbPbJEViYG+RMxzaom02kqglqaS+boB7mnuwe5KbGVK2JMuxnR4WXSD9o4j1Qc7n"
+    "b35DkV8aw0iaVAwbnUa7td8IGgmPBfwwwlqZjA1cuRfaSJW4J1ptuDLI9FiIvha/Z1IL00+ndkIPHP99v/UjPBAKM9Qy"
+    "te61az9Wh4nknt1zbQLG2VAlIzlmIxmJgKXTVKtPYmhbVsUR3jZiqIUN2EBlSWgYT0LGhzhgPm3YgolUZtPMNjpfGtZO"
+    "YSorPlu4nMpUhPnPx6AxjtSAR32uQaHOzZdcye3tTwYkDBp2mpLSVoOc8DufotEZ8ciIqkI8MQ9CswdpJ0wlgv18fXmB"
+    "uolIpQKuMGNDkOzQPcFB5SgTrKk022Yj+B9uy2QrYHYimExAAcZBQzeMGqAZ2J2YipANpizlGoS1MB0J/RgUpPfaBw0z"
+    "UdriJVWjjEiyGLRu5LqiTXordXRjo7gxBzfgywxEx7dZMxQjnkW2Qz+36oTaRr/OhUm5nay264OWVpBVvIUnQkNwJMoy"
+    "q7xRO3R/MLXCMDWCB5mM+Rie4lkoFYoo4oEIQ7AehKbK9BAszxlEuf3esATFB5cZHPDjSff99l7AWq1WwKQ1TrnZTOAg"
+    "AULSfD6QCmqGYpCN5woOlIoET1brCK56YFbzoRjw4R3pIBNwb8IjJrRW2pTnsTIWipzsZwJvDoRePdGQJ0MRkfRDFceU"
+    "QCOMIzuRhsHvKeaYwuQC+9z6eW6dEBWfxvzzPNi8HCj1eC1BIIwKPgX7ziUYTiC8hyCVcdkwyqLIucHwe3AhZsutD8Wr"
+    "07e3rNnuQDyAO2MJ+QWOT8BvY+FmsOAEcLKPTvdQRROTyijaDqXeODYxFisyYvwxVM+rBlqR2JUphxMR82eESgoJ7BTz"
+    "IM1CNcxiUJmwBJHHe/Z7swVRZKzgIQqlsyTB3C+JMZIiCjfHOoIwp0LAcmUwzba3oygGTHdSqiSakqiAV2AP63wcKmvB"
+    "i2ThkjDicxpx+QzodbM5Z0DuK7oOPncQO4Tx2UireKU1XPXZNAg0DUm/3IzGzUbKdi/PP6BhCMYJ/kozDrgdTjaeMEt8"
+    "ovAoAmPT2B8kAtgXGQa5/wNXRh6dNG/PPpxShOR1BiNlVp4iib/4cMKaec4g+IloRE6s5MsnNTDPyHmKGq9zhyHkkRZo"
+    "v20KFdIHXYOxohIE6TxtX22tJRk34MQ4jaA2hs9IrrKErvKQVfLiPhFQWizmNEo9XU+mKFIPUBogmjMgK/fiqwVDCxXG"
+    "yx2O9UutJxKp82yOgzP8DnFOIX9xcn5aLigGKlhTi1RwyweR2Dr0qZmogQrRywkbCHxMQIzeVgjcLVEa48wOMVoWfCpM"
+    "kdlMn2FKr8PUlfuC4AAYAmjtFG/tQDnJNexQqtgJt061kdTGog8MUTlFTO0O7MeaiRDIMRbUdXP6EJ55i5xKmIN0Co0w"
+    "mKbcGKSkFYchqn5dscgnRVKZsPM3HylGzA5yIMxDOQJt1wqeeJg+h+IIfS8WRJnJwRSYnrBpvQgmzRYAe9N8AlXyWuUr"
+    "KtZRN2qmySdrSZN3Q1/jIT8GNTXis1zPFxB3UfTsaSEQTpAssWschjWvfzn78KEVh1urhYBeIS/XhdLNjlwdPMZ+h88Q"
+    "wfCp8UmBjLpalpujiI8DLEaBt32h98Pi6YuAE+sBExEkGwC8HDLoAwXSDmpFUFaDw2oJ6kL5Y9Ak8RaMdC8SZL7zNtWR"
+    "ROwRgcb2847xVRv+gTUhuYfcm+okKZBUzGWyWBMiN8gROaAmqACBWE4DTwdz6QJXPfAx0FRqlRBpc2iXj7vFIpWMCWLh"
+    "EolToMNIXEIAVeTmc9CaKxC42ebEnF0ErE18OQEM28K6NcRuCSdhDvSBYyMEuGY65imZDYWMZRhG1CZp6Ah0CN2nwLvw"
+    "KPShBlCdjOttJUI/DOG2o79QCuDdUUB/lgk7TpDnfn7rdgs44RiMgT1QmVRjV28Ao6z8V+6WcxVCIwPhYjUMYdWdSEh0"
+    "Co+Zm7BKQzE6+kPGfWOBhf5xHLCbs4vrbi9gR0fXv10fH1OvB7GFkC0y6MJAERFSSyk1G4Dt7wQoNgArQGhFSt1BSZd3"
+    "otSnGDVrCcGwGO84NZY/0l5il4kIx52oqFAGomfG0ppEF98bCPsgIESOZnf6aB/v3GMa6GhnyU0k1hga3NmUSCllF2e+"
+    "4aUKhoJg5+yG6LDMYE4iFOPbzlVO0pFC3kKcmXiGcvaVzhm0EGMwPfyiTJV1e3VTYAGaXkSq54TtsCP3Tge5wzGO53jw"
+    "jBGzG6SrPe++VfyWIo1S1CxhtYGrtRi7kt7zKywQ1iBks8wbO2gNcOYUKn0izQQiHeXoVygqDILLMFEEYdh0nJhdwLOc"
+    "nnHWhghJMKINRA60A5B0RBs45B8uTvjO2wmKEQaZ6twBGvlf89vucUkrLXPuR+sWJJqvaQt0E2QiKN/dO3AQhJ4YcehF"
+    "whaug4G5+inkqfyMy3Kn3e7Zxbtr8IkvrgCR2LfgGlmjtZMvAdKSHDxUuOKXkr77x0/v+m8uL96eveu/vzw/nT2w4wbM"
+    "31z5nB/vBuO5ld/s5fCUQFwhYykvEuIaFjkVVMGqwo5pefG4uLAIv8ovwQVfYdAcOT0prgnC2wk8vbiIyaezusYeVBaF"
+    "zD96iGlGHkfMBZRCoKDVSTEawX3jG0eKKjQ219CWAa7QiqWBF2mlbHFxcqKMXY+4O406jUhBQPrXyuJ3sV4iL9OQtvgE"
+    "VSMSMrkvBAP457pb4V/IwGtawBk1T58U6of2D+06abpQE/zQFRE+Xl514WoMKRnj0uVugJXb/f364GD/oLxAhiC7eX+D"
+    "Ipx8PGP56xUZupe/nF7M0K/RgQwTZWoMRWkz5xg+EoXl2BEnN9HVXlW69wDHECcCyiJykUGdp84vfzotewok1VKs2697"
+    "ufbr5lYAQAnOjENC74uZdXXavTo7vd6ai+KvFH3VrpLlgTLrdsFeoHp38eiOxYiSTV+z3LpLiWFttSprp3xcddFN78m5"
+    "bxY80eVj6h6NSEKsDtjqEs1CYWq80j15V3EK0pj1lm+9EO3WQVWKE9DXdc8z6tCm0rFbI8LVSffssuSUVruQQrutNnJ6"
+    "t8jd96uTAP3f5X82JtamprOzg7DsV/xaSo93Qg2FaWevvdfe3t3bma1rQl26HBF0eR3dNwz8DqOhNmuLMQkTqDv8HxDS"
+    "zBKqgVQEr/IwlKgejz4W3qkNhV8JhW89+t6WwdjRmol6aC1MT7jY+VJJWZCBUGh+I08auENJXvdKnmm1b+VRP7+Zhz3c"
+    "hJik16QVsakd21/gWvMp/uYZhHliJVHv+kFdjM1v+SB7fCyG2U3DVwaPuh7B5qBRyFZOX/7KM+fTQOxYaSOc540zeqkf"
+    "9s5H6wnn24Ub+BWmcMNpGiyYZEkY+apdazskPTU3KnbIR+g9Vu9AiPqY7GESbxDPFKqPmFbcZvWOpS8rq/W7k0uUg+7R"
+    "QK9Tew/4R31wE4Bjc1IfOSH4SEY1Vq9ahqSay9D79t3ozN177OWmJ15bWYPMG5K+Y8nw0/3RJwreBw6PGvkPdPmfOktd"
+    "QsTSIH/rh1AWklAkwykl1AhaLVqTFhow2CfP/ENe5iyIyyocGxHCP8f+CvRzxv/8U4jAdNmn76tX++QFv8pBbR4udyl9"
+    "Z1JOCyA0Ud+/T8Pn3DqHS+ZmYYU5mJuB0fiocPr/qRJPR0M9OK/PYus48HJoX8FHlzPPCq9FtCb+iB5MpuUqOAvnAixH"
+    "Ea2nPUVFC2VnCVV82ka11LHCQp+sYM/hg3OqUWSWT9bC5zK8KlN0NXWDkroxwyuww+W1djPGtpyalXkgAtsT1OixwDR5"
+    "mkaLyp3gVbda6lP/sPBpg1YRjVWpccsFC98xyl2sDEWcKogEu0kbOxXrfs94qgFwipS/wtRw39+gHfmrsFt86IU2vdCm"
+    "b8uNf0nalIOfQ5vn0yIah/lR/jTyMy3V4WUFchkCVsrh+hVDixjAnOGOtMXlTtyzgSvs/qHBdL5g+HWrmvTHRgtnSsux"
+    "rCEMk1w63NhXv5p5dXp+2T3tX7+//LWPXyC+wdpQg1cv+P+C/y/4vwn+Oxxo0EeJh43x/89DeoeC67S5C8i2gIebIz00"
+    "NWOx+G3oLV2mL/j0WDMVCizj9n+UET+BGHheF7AS9h0brsfvt5dX70673ziCu+7+Bb9f8PsFv5/Ebw/Nc1RBTjtxu9Nn"
+    "f3o8+CvBeNUd9FRvbZCezV1G549+2yBtp3fb/w/Zrd+H/+b8p//++z+4kRY8/YBbtnAlq3Ay4KsJex5ta3xHrUdmiIuC"
+    "+f1JhlYo7r2xd+7xWBntAHmsre1+rF7RVrPDKGVbXeFWqMU9Zf6g0GxLM7fsgdP+ODxphjvRcBc6Zxir7nwRCC20wG3p"
+    "Enc0/TOZH2ChbXj6Dnc84W6vpLI3rgWvfrXR0WaramX50NVoZMS6h3Py5cXytmM8LLPZALu4Z/Eb/Jb89JsUjzXg6024"
+    "uB4O9yKRjO1kzQ8Js7CDSHEv0ja0+RZC2oply1VkLkdeXha+J8zlWeeDglMHI99toYIswEA/ZPhOcT8aN7a1AF0uAGdR"
+    "5fUP8vOVJGPvheu8cJ1viOssVo5ZlWjv7u2/Onj9tx9+5IMh4BfptrgM6PctV59mOb6yNvNAyRz21a0RPgN96vu/vAKV"
+    "jhi6PeTNWwKZfI8tbrSmvU/LQWzJJzr8gumQ/8lXdhdRvwYwVlGdXoGQ5jlQJJm4dbU/pG+fu6Worv8glLAMwhPIBO5I"
+    "R/qa4ebMxEB/CjabQNhEQtMHPfycLf0h60E2drvE/PyOlZYm31tjcmAZMCluO1VABPSYeBl9TsuPe/vDkAacVjkyoMUn"
+    "4baIFuRYJOgFiV6tlqhbmADPJqGuoRhKOmiCYiX+/Lz78nfIjHBl4aZXkmNO4wvzH5Tmd8x82Zd55kfwKucbhEqT1DYQ"
+    "hfle/7iOC6APuEPuZhdU91vfcUM77toOnbb4HIJoSZR5f1IMv70NLa45bhE3uJ/CD+gOsCDLpHPYUcXdle6rNPfBGspb"
+    "oBY4H1F93IROZ5HzPfVu3EPaBU874/2xHEnnG/FgzbQkTU3zV5Lo9XrW8DmH1ghKB3hCGeJRiSQ0ASSgP4GFUruJHR3p"
+    "FDj6WN7j7vUJ8nni66ESzqcjPJMJauVH9oIqsx/SdkB8dCDoXKcVySEtbuHOBdqUj1gw5rIck+UWt6j+fnu1+mfzt1nz"
+    "jdXR9hu2w67P3p1ddLcOwU192piPSrtz/2CjchwWm+bi7K/21zD+7GXWhDm7p1fnT0zae/wfNq1OUHictVffbxQ3EH6/"
+    "v2J6PJCot1sgKRI5hBTRFKVqEgSp+lBVWd/u3J3Jrr3Y3iQnwv/eb2zfEiDQvvQhyvnX+JuZb77xFkUxMarjA5p6DkGb"
+    "lZ9OGva1033Q1mD+bZ4/IDZXdKWcn5Gi2pqlXtFStzyjftM7+47rUAbbtbLsuXYcZrSwg2k8KdOQqsXgheP3g3bclPSH"
+    "Zwpr7clf6ral6zUbnAzKX5JhxqktItrBbQbmYbnv282MHHc2MPm1vd49IDcY0oGudVhTUbzz1sQLHauGrGH67e3ZqYDn"
+    "1vZcTie17XoV9EK3Omzg4ZsEydPrTVjj8F757EcKNtrdYsCxjoNqVFAHE6Irdj6F51G5Vz6aTgoE8vkPRUGv2LBTgRta"
+    "bGgxuBUzLZ3taA1MLY6V/WZOjSVjA3GjQwnMLyaTB+NVk8n/FXLc8oBeWhMcViaTgt6kyClPVZ98H/3tN1XCrYOnpW0b"
+    "drTDrWfkyQHASl9J+jjieegJEV0jF7I7IyNtfFBt6+EqwHedQFpaR+Lzn2JF7kb+8z6ETIBsEVQzGiJDVCgz1HtA0suz"
+    "k5PD01+oLMuc/Ip2cElVWIojgPKhsUO8im/gebv5mhYzqj5M7eX0gIIbMJpKpjGC2Y8VyZ1DXbNPcd1uXSrEA3vZOesw"
+    "/jC91KZJpzDdYb9a8TheaxOyyWRzqXQ7OC7pbPwd/aVocMQmwHGTjeFulQ/UauC3S3EMWyU8ryQdahvmhxLUfoiZHV21"
+    "izErsTKWtGyVkOx7Yc319PDDVGQC6K9UO/DHhwjyJW+AC5B75bAWQBDZ4+eIfTpVVLEIveQ5cgl4tdkVvPfd6es1d2p7"
+    "dQUeIWD+M69sVCUpB7caOo7LSAiym70VT+ep9HHpgsE3Bo9wxX12yv9AKb7pW6UNnb0+Pz47rcgruB2LAFdnQ7AY40I1"
+    "ApBc3ZHgziSH2lkjUKWQtVpI9d4pZUKiG16qoQ27UcKEqVAeI5Al4Rn0HIlLeexsw8RQoM0nhtTKOQ0FkwNeMEgliWCV"
+    "KMYrNsrUXJWSmDW3fUXX1l36ZCS6Iik5tVBjXIoTXR/AizFgiZRJlBXQ1lrEL1LWJ9mtvpAa0INvkID93ZifVvvg73oT"
+    "Gey3Imv4RnhJlfyoBMshtVZSZvw1aAX+14jKjg9OcjTL9sROp3rherTd6QYKu5s6ycYOIw2U7CWUIpKAcEuHSaiLolM3"
+    "RWbPaXWQYwYJMLVoeHUX+RCEd1L+93Am23hz9CsoY5dLrMEgSmMFNxeqvkxaOaDRBTgpPp4os0HiRCARXYsM3V+KRbFQ"
+    "oV5vayly4PcYPuiQ/iQ3ObQYTzExxUzUANGlLDmfajC1hxjdpBAjk6K0sKrXsxQjEfRKS0LxLEBgkOerMY0+kkLiCDfs"
+    "dXFnS7Wb8pja0pd1YoR60s0ZzU3yl+KHADxPBw5OD0+OXlSpZR0JlWrQHr3xNv6g26yRIrgYdKxiwdxObtGJxz/sfoTV"
+    "21G9ZeYxxhWUhZ1RbYXBoaEBzOuhjnBmK8TQSd2IpubGLarSWxe2hEJzX5XR4BMxOIjUR2tIdxOlNXIt69QsDrL3QgWI"
+    "pkcIMHu3LBy/iyiS4X0x/FVl3dL5nRNfVaXcY3Lrh8I4H+ZIAsci++vvZPhnMex4iQY7GgQayUmezajiswuG0rGnz+Rc"
+    "p73o6UXDPZuGTb1JbvdgOWLwmT8JnfbxtTP2+QRI9klLTLYfP4neBt0xuPCllw4u9dL5iiLviAy+RiJq0TaxurUTnYsl"
+    "cyG5TB4eommyGBCyS9FJ/1Pb2qK0cR7ZHisgq7zGWrxovdmafyrm0/4LtQSLLqAWW7yZK4J3lg+qyJhGN6g8KRm80IA+"
+    "BklgJEsULR3EzCXNk/cVBmuRsCi/jeUUxqW8moDz/YBqQ25md07FnbUd2iZuXTBdOx0CmzmcRVmhZwBtbMhqha6Wndp7"
+    "NNaEG/qQQnb8aUg7L4Nri5f0E709fnV8er47RyAvosSLFyJwXpzO9vb3Yi7ZddqobO58HNEOjJwfvTn5npX0VE0qM/nG"
+    "gyHzE7r9Vm1yT5YPgeh/XpxLIGJfky6Ct6+K9YU3/NGN6vr2G6KbT4MgawvWcNpbWrfCVJSB/f296hu44lcKUB3K/9ST"
+    "8+pcmo9PZRklwQfb+9SxjF3YRjrCNpv/CjLeAzwb9t+CcudLScKEf7EC8jQ+UeTJBpU9Sw+iVBW56u6/9MtXmry1v/uA"
+    "jC+OcvIP15T49w=="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"connect","title":"Say where it would connect; nothing is cont'
+        'acted.","description":"Say where it would connect; nothing is contacted.","input'
+        'Schema":{"type":"object","properties":{"host":{"type":"string","description":"Th'
+        'e server\'s host name.","default":"localhost"},"port":{"type":"integer","descript'
+        'ion":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf"'
+        ':[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enu'
+        'm":["fast","safe"],"type":"string","description":"How careful to be.","default":'
+        '"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRI'
+        'ES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk m'
+        'ore (never from the environment).","default":false},"tag":{"items":{"type":"stri'
+        'ng"},"type":"array","description":"Tags to send; repeat for more.","default":[]}'
+        ',"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":'
+        '0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{'
+        '"additionalProperties":false,"description":"Where `connect` would connect, and h'
+        'ow.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"t'
+        'ype":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":'
+        '{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"r'
+        'atio":{"type":"number"}},"required":["host","port","mode","retries","verbose","t'
+        'ags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations'
+        '":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"'
+        'apply","title":"Apply the settings; asks first, or stops when nobody can answer.'
+        '","description":"Apply the settings; asks first, or stops when nobody can answer'
+        '.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","descrip'
+        'tion":"Apply without asking.","default":false}},"additionalProperties":false},"o'
+        'utputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readO'
+        'nlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"remote_s'
+        'how","title":"Show one remote by name.","description":"Show one remote by name."'
+        ',"inputSchema":{"type":"object","properties":{"name":{"type":"string","descripti'
+        'on":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"out'
+        'putSchema":{"type":"object","properties":{"result":{"type":"string"}},"required"'
+        ':["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempot'
+        'entHint":true}},{"name":"output","title":"Read back the full text of an answer t'
+        'hat was cut.","description":"Read back the full text of an answer that was cut, '
+        "a page at a time: the reference is in\\nthe answer's marker and in meta.truncated"
+        '.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"string","desc'
+        'ription":"The reference a cut answer names (`full output: REF`)."},"offset":{"ty'
+        'pe":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"de'
+        'fault":100000}},"required":["ref"],"additionalProperties":false},"outputSchema":'
+        '{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer'
+        '"},"length":{"type":"integer","description":"The full text\'s length, in characte'
+        'rs."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null'
+        '"}],"description":"The offset of the next page; null after the last."}},"require'
+        'd":["ref","offset","length","text","next"]},"annotations":{"readOnlyHint":true,"'
+        'destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5683,6 +5707,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5696,6 +5734,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9551,6 +9590,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1039: the first handler from handlers.py
-#     line 1104: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12089: the tables (commands, groups, errors, result shapes)
+#     line 848: the first handler from handlers.py
+#     line 913: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -236,6 +236,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -391,16 +396,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -408,8 +431,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -695,220 +718,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjozNTk6OTE0LGlucHV0czo2OTQ6MjY4OCxsbG1zOjE1NjM6Njc3MyxzY2hlbWE6Mzg4NDoxOTIzNixz"
-    "a2lsbDoxNjY5OjM1MTIKeJy9UkFOwzAQ/MrKF0ByKs59A1KRQOIQ9WASJ7FwvKm9PhSExGt4GC9hbRfktkhwIoc42p2Z"
-    "7Iz3RYwe4xLEum2FkPxarOq0kOI2naAcoO+1X4mtbMUuIuWeN1UPHvWAXkNiGjeCoTXQpKHDeVauvwiAzu5hUV7Nmhhv"
-    "AiiYsddWQkAwH2/vWd4apwPL3zN5MD4Q5ArgUPQUKYtj1GumW8NtbmSZUMYbjOuZvnE6EyWPBw5dwjvYLGTQKVsYTOBH"
-    "isOMxf/BeruV15xEK5rGkJ5ZWiQVVn6YFAFhFUkChcksDeGqM7SvwMlFKsGl17tovO6vThnPfHQ8TsU6hYwaV1ZRhbhR"
-    "ZChm0jkS3Q9aJdfjybIFvprc+7biY5gY0DQOy/dWumitFHf8E75YNt+rfQqPU6o24vfIlrwy51HsjjL7Y6T/nuOX3cOG"
-    "VnY7jI5+xJZtrKDhKZ4DueARifdP5OLrJ8NFJAV4nO1WXW/TMBR93n6FZU0CpLRNKyHRvu0BeCkaX9IeqsK85Kbxltip"
-    "fQ0rVf87ttMuXhLokNgT9KWKc33uOdf3XOe0KlgCJ4stPdNJDiWjM5ojVno2Gt1oKQb16lCq1ShVLMPRJJ7Eg/FktA+P"
-    "KG4qsLvk9Q0kaJ8rJStQyEHT2ZZyhNL976M0Ki5WNioFnSheIZfCLl/mDAlKIlUKakh3EdU5r76idFvboaCAcCQrCXrY"
-    "yZdw3HQ3fc6B+DcRLbmYg1hhTmfjqEXL5v3Bq3p7xkyB9lXsfi4NQwTlwL4s4sF0uX25O6M9ACvwpJnYXGR0tmgzOSe+"
-    "4kQKgpZUyaquhoJhV8KcIUeTgpPA7nhpbFmnsddTPwzc056OMOU1KEencJsDPfEwDgDGrx4g+McWhMVQsDZcQWrleG5L"
-    "G8SxcFFvrdp2C+yibQNSFHS3jJr8bqWN6U8mAD1PUwVa9wDTgoumr3S3ShcCiIshMiNMHPqpXWB9a7o9adHXh97Zk7UN"
-    "AndJYTT/Bu/uaxbH4fKheE3luEBY9ZTOZQ1Uzi3NPon7BaYU23SM4hrZi3qmvU7vgHu+i6VLaXQeqLuWsgAmOkifrMGc"
-    "jVCmbPMAJWOFhjZ57+PGllYHS1PusFjxPihuvTlaLJenayPx746WnqHBiE9DuCZM30JKMtlz4Icp1D91KsWTva8Oo2ES"
-    "91i7pz0aK04DI427vfBgov1qONSzzTJysf9n27812/4Q2Ld0APzB2YA+wpZ+bDzhjZ9IIzAYQAcLBHomTsxRohkX6RPy"
-    "7L8E+mf2Ua51zpOFOym/IA1WBh3937NQkB3/PHIWt4F2OAhrL0YSYwef0N9BEcFK0OT5VWYTkzrpjHx8/ebqhf+Mklmm"
-    "of80yuDmaizk79iSH9kyDraM/RRpF87pekThfgKa54e6eJztWNuO2zYQ/RVCKLAJIAveAAUabxAgQNMb0m5uQB7WbkRL"
-    "I4sxRSoktbvOwv/eGVKyZUu5bNugaBK/iSbncnjmcMibyGktbTS7uIkUryCaRSXIOoqjHGxmRO2EVjj4o86aCpTj9M1o"
-    "TcyUdizjUvKlhIQ95lnJUm/tYpGQrZQJy1wJzNY8g4mFmhvuIGeZriquclZzVzJd4BycWBu9MrxK2K/qUq+Bce+FccvS"
-    "euNK9GpLXSf1hj0g4w/ZZPLG4ujJg0suG3h4krIrgfbS9jtFC7+9OP+D6eUbyByruMtKoVbojTtv+wRNC1U37kVWQsXT"
-    "MyYc48pegbFMKwjLQV2C1DUwisDlunExS2/mkV7PoxlzpoGYzaOcO07fSZJs05hdldoCS2k0DZ4BneHavTd2hzMDtpEu"
-    "RIQQEKBcdQHjQNiDJUJGMKDTsGDniNA1CBViibNbd8JZkMXdhD1iBRey8RNCUvu4Cy6tDxyM0YZG8K+1UPk8otEKrOUr"
-    "CB+IGrrcbluAOcapJu/AaAbXiFimczhj6TyyyI7Gkq15xDMiymsDbxthAK2mtOsIQtgjBdfuYoFAET06OkihcILTzDSK"
-    "0YxksPW2xa4DxjK4BLPpTMSUPPMpWY/KLkBLcEiN2x+wILyyxrE7FTie4C6qjKh5NvAY9ow9f/xTinxdocclz9Y+7qKR"
-    "kjmM8+4w0MlkSbueUi4WGaA2vlTsLJDqiU+VtkO0iLcZhA/PSoQ8bUknVOwJueMiQcUAKy7BSu1xOJrdRG5TUxkHFuHf"
-    "WFg1GCcAq/xmu42jPg0/YcE23klDLbGQB9rwlEY9cU0O5rYRRcJB1ZtlncEqHTh5Faq284Fp2FLUr52mpcdTqShw41ca"
-    "933gLxNuM1z0kohI/8RRJdQTUCtXRrPT+Cgs9PtO1GF5wbEW8a8p/cgNdw4MGfvzYjq5v7j5fvtdNGJgBT5o5MR54YX3"
-    "MJJHzMNMW08sq3g9zEFyN0zhCYqza3LaoIpfi6pBWO9PfT7hY0JfbTiqqZZgKBxJi3v5TJNpz8DpDwcW/OeRCbTR1Tmm"
-    "42Nb4CThJM36GbONjyhAlNoZkTLaLuK9fxo5tul3pmf0UZ6jFNoRw5FXkY5XdojSuWrLBw+ePmcPAbbrZshJtP62404b"
-    "LBIErjPZWHEJv+8wm077wx14e+RQUGE1Ah157WVJKjGWYjvAjeGbQaEQkX1SeLx5LJKoB+7Fglw2tuxlt8SzELgaWHqB"
-    "BUZl5HTONwdW/OlxHLyv431ZYh48zwXZ4vJpD9yweChDR1XQbk0ohny4Q+Oy8XFdQA2hGd904ZsufNG6gN9XJahDRhXa"
-    "VEQR6ldhhIO3hH9Y8l2I5wTfWIxcYZfrbxEeTwM8P1dy8wum3kqDlyHsyLCDvISDcZFDVWuH15DecL8/edtoN9KfGNHr"
-    "T9gSEAXwxUTXAeFm/S70hFp/uWF0V8HeMHSKnFXYQ+KVx2rqMOeqECBzHCc9OVx7hW6849CAUj/qOz7fEnUXIm+NZntY"
-    "PqFjGumFOPPZ+vDsGq8ImNX7VXK8maoJmSALnbLdm44o0wi790pyv6cDp0MqHwjy+7TtmzR/xdL8d0SnZ/hZW/T/pNv4"
-    "AsT/g8Lqnyk+WVdpdl9Ww9E51mgWwljXXtz9Qw5WJHdc6lUDM5QoKfBv/MMLnr311TDTjXK9aR1EPYbcI7hut/Uf9hme"
-    "WL6mRuHIRgvA4vNyqhAqH1CqgzZGVOmViTik2Hkd9jaw6NYkGt+JceA+D5Hed2z8/5l0LN3/DZfCvgzY9BxdjLzWtWi3"
-    "74D+7fWK+9fAGBWL3viYb6+cqCC0hgYKbE9U5pstoeaKBsP6E3rcM2s05Ls9xQ7fExNcemvC4pqPv4e9PIiL+8fMNiVC"
-    "xbI7qc84YDPzD5h3/buZLgoL46pa9fixby785akSH1ly2lty6vurIRmKf7/GRqD6UI6US9sojp4qgwOuYw29pviFMe1y"
-    "VuL1IMPW0XpIacJoHKr9Y68Ag3jGup/Be45Ppzthyajn6RmjNYwXzhMZxYRbvE2M4b6DZJd/G3Ub42eoUHRZg3qljcwP"
-    "rmuL7V9NbxX7eJztXP1uI7cRfxVCCBAbWMmy7y7Nye4BxuXSuvXHJTZQpI4qU7uUxPNquUdy7VMuBvo0fbA+SWeGXO2n"
-    "LdmXP9xE+ePi3eWS8z2/mSX1uRPG0qQi7Aw6/d6LTtBJ+FzAhZmpFK5uhDZSJXBjt9fv9eHOONNTIUZafMykFmaULuyM"
-    "Brz584veaxgQCRNqmVr32jnMM2BpzENhmNIRzNeDQSqzaWY7g88daxcwzIpPFm6nMhVRfnkXdKaxGvN4xPXUdAaXn3Pi"
-    "ut0PBmYPOnaRErFWy2QK154qmGLCYyPqxPDE3ArNbqWdMZUI9rfzs1MmkhsRq1TAHWZsBJTtuxGc3fA4E2xLadZlE/gX"
-    "HstkO2B2JphMgAHGDQyjadT4gwgtuxYLEbHxgqVcA7EWliOi74IS9Z77AKWsLd5SLcyIJJsD152cV5TJcCWPbm4kd85t"
-    "wPBlkDvDt9lWJCY8i+2ALrfbiOpOZCwKYlJuZ6vlequlFSQVL+GZ0CJgibLMKi/UAT0fLyzawQQGMjnnUxjFs0gqJFHM"
-    "xyKKQHpgVirTIUieM7BO+7VhCZIPKjM44fvDi7929wLW6/UCJq1xzC1XAgUJIJLW84ZUYjMS42xaMDhWKhY8Wc0jqOqW"
-    "WQ12PObhNfEgE1BvwmMmtFbaVNexci4UKdmvBNocC716oZAnoYiJ+lDN5zyJGJ+gHdmZNAyuF8yIUCWRQflc+XWuHBE1"
-    "nc75p8LYPB1I9XQtQsCMSjoF+RYUhDMw7xCoMs4bJlkcOzUYfgMqRG+58qb447vvr9hWfwD2AOqcS/AvUHwCepsKt4IF"
-    "JYCSvXW6QTVOTCrjuBtJ/WjbRFus0Yj2x5A9zxpwRWTXlgxnYs6fYCopOLBjzAdXFqkwmwPLFEsw8njNfm22wYqMFTxC"
-    "onSWJOj7FTImUsTR42MdhTDHQsByZtDNut04nhuIyUSlSuIFkQrxCuRhnY4jZS1okSRcIUZ8glAunxB63WpOGeD7iu6D"
-    "zl2IDWF+NtFqvlIaY27D2WNtAGbyZsvjGFingH0sMZx8llGQayNwQf3OUfL90fE70lce9VFvy2QRS7zi4Yxt5RaMoUjE"
-    "ExJpzXo/qLF5ggeSDj3PA4YBiLjQIKAuKY74QUGh5lSCITN3opfba1HGTRe4T2PIVNETTL1KocsDJJU81c4EBHqLHoZU"
-    "L9ajKY7VLQRqsK0stPJGfDFhKKHSfLnCMZuo9Ugidp6MOHCFjxkQAHfZ6eHJu2p4N5BPtrRIBbd8HIvtfe8oiRqrCLWc"
-    "sLHAYQJs9AriLkyTI7DoigCGcWIHG60SvhCmjDMWTxCl52Hhkm+JcHBfAQBxgY92ILjnHA7IVeyMW8faRGpjUQeGgJUi"
-    "3HQN8mNbiRCY8RvsujW9CS+1RUqF1AcTArhBIYwXKTcGAWJNYRjjvix054sixEvYydv3ZCNmBxEJ+qGcALdrGc88TJ8C"
-    "OIS+EQ1SlnQwBaKn2LSeBRNnXRLeU+CP9ydgJc8cPr9hVnOzZpp0shY1eV3xJRryczB0IfFJrqcLsLs4fvKyYAiHCF3Y"
-    "OU7Dts7/fnR83JtH26uJAOSeJ89SImUHLhO+weqDLyOC4QvjnQLxbT1Jbk1iPg0wGQVe9gFLF6lWVIJAyvJJwJF1i44I"
-    "lI0hvOyzLIEajLkKisRocFotgV1IfwxKFt6DmW5Egji0KPgcZMOKDUDlKK/fXvbhP5AmOHfIvagOkxJkRF8miW2B5QZ5"
-    "RA6oJCmFQEyngQdnOXWByx44DDiVWiUEoVy0y+fdZrFKphRi4RaRUwKnCCMiCKqIlIugVTAQuNUKmMxOA9Yn9JpADNvG"
-    "vBVi7YKLMBf0AfFiCDAk2zlPSWxI5FxGUUxFiwZ8riOoBQU+haFQFRqI6iRcLysR+WkobjswCqkA3p0E9GcVPuMCue/n"
-    "j662AaFNQRhYkVQhLtbYBmKUlb/kajlREZQVYC5WwxRWXYuESCfzWKoJszQko4Nf5XxkLGDCX98E7PLo9PxiGLCDg/Of"
-    "zt+8ocoLbAtDtsigJgJGREQFntRsDLK/FsDYGKQAphUrdQ0pXV6LStVg1LJAA8GivePSmP6Ie4k1H0Y47khFhjIgPTOW"
-    "OgQX+N5Y2FsBJnKwfDJC+XjlvqGJDnbueYgwF02DO5ni6s67OPPlJ2UwJATrWDfFgGUGfRJDMb7tVOUonSjELYRgCWco"
-    "J1/plCFCLdB/OofM/V3HwJ7dFFCAphcR6jliB+zAvTNA7PAG53M4eImI2SXC1aFX3yp8S5ZGLmruQbWBy7Vou5Le8/0O"
-    "6uCwrSpuHKA0QJkLyPSJNDOwdKRjVIOoMAk2ReIYzHDLYWJ2CmM5jXHSBgtJ0KINWA5UIuB0BBs4+B+2Cnwd7AhFCwNP"
-    "deoAjvxV8dgNl9T3KLAfdRGINJ/TGnATaKJQvrv3yoUg1MSEy1hEPexK5fm43JKiDlej+/Ue71K9g3JDvYnJBGI02gEE"
-    "mBFE3XmqLDgePAq5hkIDPIU6YgaYp05Ms/kFIHv+IBQFRhoJ7B8oXqtySqpJcSbTri31oFwza405XYZiUyWorTeDECgS"
-    "N7hthV6IzD0aRV9gpoA3ESS7gdtFYoLYSu0ZmY6KBfwzDLg3XMPzt0cXP7Uy3fsF/hdCbFyPLMqr2CzF/+4jAqZso+Gf"
-    "R+9Hb8++e9dOx1SoXsyf0DA6hghvM2JgDv43x65h9zVkZUhr7govWgkt1mwQe3x48QCdZej2EJ1eXP1ev0zc7rdl6ujq"
-    "fvJoqSZ5Z6c1wI8uX7fgy+GDZF0O2yyNPATCMs1Y8xTIAqXuw4Po0a/RqrJzYBD9xqqIL3oEDl3vcuSbTgCzvsr/7Mys"
-    "Tc1gZwdBkW/k9JSe7kQaItzOXn+v393d21m2qyDAnU0oYtS9GXBdKrSVgnCcusZ/ARAYm3tsB3Ma3q2Se+gDmOvjR73G"
-    "VBSRBp9rDnQX5JpsTulCB/ZsYURzQnLjxkt5HHCWfiySqYUcuFt3XFgXPZBer/tryi02beHOvy773dfDz6/uvmp4Pn55"
-    "EEQ0RH4vy5pEnCiYx9AAA5s8oGM1WCg7a9k9q55b9SwgB72gzI9zqIoH1dyrNsVd2UYviTYwOqAlxlF/Ec3gj3a/nARq"
-    "prthyarxTn1O0kxp0sMo0sI0fJLYIWf1hmOaUjpLPBZxXwqW2bMqYHOdtRrdx9x2PLG7WHqFcWYgt58sZYZ1S3E7F16/"
-    "0aWrs4mrlrhEmNXGor/BteYLvEYgUbUo94kGxoDTNbPPo8XvUUHucSUSz1B8bTRiOC1JsHiAn1tKDxwTQaGthwOLx0et"
-    "usnFUHtQNyU/w/Cu/gSClo9Sw5KE1olwFIgxJFluM9NKHH1CWc3ftbyHOShMDZRRrc8AzNrWBwDr9QLrntLTPLFgRAYd"
-    "ybhF6nXJEFUFDcPnr0Yn7uHdMBc94txOrb2Z1zojB8Dh0v0xInQ/gvIAOfJf4vI/dZa6fvZcGgTSo0ikIgFoGhL6FBqC"
-    "Jfcd7+V3uszJbQk2qOTD1pfS1yZ18J7GjMQnjqWPcQiCKqPfInE/rI72HLsS5q9KwSX0vknBmxT8u03BayD9SmWASyLY"
-    "bwblFWC+jv1X52keRRLn4vH7knDzl5fVx8dM2ZYWg5alFkPeBEHXwO6J9PsuiuYndT6KzSkSN7DMsTVILTlpzc8JfXE2"
-    "1N+rvXubf7l13U9sD1GvyTWHpHGeiLPhaFJEtemx7As9pt+B0hPGtkTIenvi3v7DypZJa5mWB9OUZHx/88HP3ihSjy7e"
-    "nVTrx4/l9seD34ELx1lGld1ywHpdo+Fje9/jh/vaHl/Widm0Xzbtl+fetfgdZLBNgbYp0DYF2rMt0FrQAmcE0whX4X4d"
-    "/JZ8f7/0AbjhqpO8wNrrtxRILSGqgg/KwKEejyp14X0l1qZJ+weuEJ/SfixN/IOvVtYsbvLPN01bcrvH3BddyORUkUB6"
-    "idU0EwPmdojjAyo7zLrlxljhRpiotd4I4dm6G6a9RPaeHxj6g9T1G5S0QUkblNSGkjwIogzpYpyPskioh1AQQ43xXJbi"
-    "4zPCWHVlZhX7K2JzKRTfrZ11Js7Y2iMkbQ7EbYADDJRnqZvP5ZnfoKuFwW7VJp7nl1Xuw1r//2mljnc2iWWTWDaJ5TmX"
-    "3+vElvZQsGZ6WK7c+OSSLA/KuYN9++zKn7B7e/Ldf//9HzyUAxq7Ne7DUPnM3xenjtxqasmjba9be/7QYlISvj+j2IvE"
-    "jRf1zk2/96JHx47vWmGEn2tYltXymGlVVj/iturm/nSfJpbHo7hlt5z22gdQ0uGudkbNFLQ+9wULiBZa4BE3ibujf06K"
-    "o6m0pV9f4+5p/CiV1PbZ9+DVLxY6ymxltq4cp55MjHhkFdmv7Wicy0dOsEsdlOeHGh5+k+yxJYh6ETbRHvZafF+pFQk2"
-    "Wgi52eG3XnqRtrQXxxFoo4StZoOCjjxNFNinQU9bs6TxtZnYyXsYdKIdDX2f4Tvlve3c2F4jcjkDXFqV5z/IfzmBaNxg"
-    "lg1meU6YpZk5llmiv7v34uWrb/707Ws+DiF+EW8N9JD/mkV9NMvjK+szHyiZi32dFsDxhOjT5r9FBqr8eIA7j7Z1RUEm"
-    "P6+Dh7a2ew8GsVIzuF/NAR0X+R98ZbcZ9VsCxiqoMywBy9wHymARj8GM6Os8Lliy6tYv4YcJy8A8AUzg6TaEoRluMEuM"
-    "jFBmMzCbWGg8HJQqbf0pKs7G2dTtsvfrO5xZWXxvjcUBZcCiMZ9i2Q72RriMavj8h1z8zxwYUFrt+KEWH4joCh1NoF2i"
-    "6OVqii5KC+A5Z+Q1EqGkQ6tIFuAfWsK1uPeZES4tXA4rdLRi9BIp37xeRzoA0K8RVtkGVf6EG55bw8NZkSMEx2F8q5BS"
-    "FANly9h7pDA0x5NgxrLlr6S4c6oIAOnHT+KaJmoFTmXtV2swbyHr43qEwvGsGf0ASH50zs27T7uZqIXhT99K+hkDPD+7"
-    "qFDTUl9VKPpmPWl4d0BpBJVzupGM8ERkEpkAfMMftEaq3cIOKQxK8Hkqb/CQ2gyhNkHpSAmn0wn+9AKwlZ/MD+qgO1RZ"
-    "HNHQsaCfb7Ai2adTqMCAO3uHbjrlMqnIoFpFltl/0V/N/lHxNtt6a3Xcfct22PnRX45OL7b3QU0jOn+HTLsf2wEZVe2w"
-    "XKGWV3/5Yg3hL19mW7DmxbsfTx5YdHj3P6vctRN4nIVXTW8bNxC961dMlUNsVKvmqwEiBwWM1A3c1naQOOihKLzU7khi"
-    "vEtuSK5tIc5/75vhSnZspz0EEbnk8M3MmzfjoihGzrQ8o3Fc+W48qjlWwXbJeoe9D9ibUdeYiiP5UHOIU/oYmdLKRorn"
-    "tmnocsWODCUTz8kx19jHLdrRWxP63PuE/xrrOE5oYV29O6PQO7KJLm1aUVF8ih4WXE2BTU3eMf3+4eSY2F1w4zuejkeV"
-    "bzuT7Nw2Nq2B6z1/7m0ApnfrtMLl59NXP1Lyaldex5WWk6lNMrMR0QVwZ4eeTp9Mn4xHBdx+/UNR0Ft2HEzimuZrmvdh"
-    "yUyL4FtaAU8j7nbrPao9OZ+Ia5umwPvLaPRInxmNHgoQvj6iN96lYKo0GhX0PntrIpVdxqsYu3WZ37Ip0sI3uEw73ERG"
-    "RANCtrQXEmgAsg0/joQIrBA7Od0F/4mrRNbFZJomAh4hRq0EceEDCc6/xIq8i0wN5+CmgJDXywn1mkeTpgPEO+DozcnR"
-    "0f7xrzSdTocklbQD42XhSVcAE1Pte32Cr+Bts76fvgmVX8b+fDyjFHqsxpIVrGD2a0nyXl8helEZsDm6MIgDznIIPmD9"
-    "ZXwO5uRb2G5x3ix5u15ZlwaT2ebC2KYPPKWT7W/1ldTgFpsAx0tew9yYmJSn5BfiGI5KaN5KGswmvI8lmF2v2dy66ufb"
-    "bCiDF7RozDLOvhvSgfOPv4yl+ID8wjQ9f32MAJ/zGpgAtzMB3xJIIWfiHuKebxWlFkqU3Cp/gNW6XcF6971Yrbg1m2dL"
-    "8AaBit9447XWUZomLPuW9TMSgawOXoqHe7k08eCcwS8Gd6xbPmRn+j804isUi3V08u708OS4pGjgrhIezw5GYE3jQRUc"
-    "zy7uSEAnkjcbvBOYOBKsmTdgSeXdwi61TFCDVPPC9E3aVXkRdkIVnMCVJA+A95CsnLvW10wMhVjfsKIyIVgUtFyIgkGq"
-    "RgRlisK7YGdcxeVUErLipivp0ofzmI2oK5KKYw+NxKO40XYJXNgGKxMxS6UB2sqKOClNY5bEEqWErbOQZa4GLfgKwX+x"
-    "q7lpbEzxtjdZXTcC6PhKuEil/CgFyz41XtLl4iXoBM5XiMpOTGDDMk4Ge2KnNZ3wW223toYC7mZ9X/t+SwEjZwnlhyQg"
-    "3KL7GXVRtOaqGJhzXM6GmKHsXSUaW95G3ifhnJT8Hb4M998f/Aa6+MUishhDOSzh4txU51kTe7SeBAfFvyPj1kiaCCEi"
-    "65Gd+6VXFHOTqtWmdjT3f2rYoDn2RlqGkGI9xsYYO1rvokGDvNzUnOLPUc1qsGWQygibajXJsRHRLq0kEg0WAUF+L7bp"
-    "i0oGiR9c8JfFrSPlbs5f5CogDnfqwwnlyHQdm6B5y7GD86/zhdnx/tHBL2VuSQdCoQp0j6PRtf6g60EPRVyxaNlooVyP"
-    "rtEht/9w+gm+Xm+VWnaeYl1CTTg405RY7DvqwbgOSghnNqILTbS16OfQUEVJOh/ShkhousupGnwmBnuRdbWGVNcqo8qx"
-    "QZsmuhi8FxpAJCNCgN3b5RD4k6LIhl+I4XsVdU2nt27cq0Z5B/nVW1CWENMeksBaXH//kw2/fCWWWxtFDM9q7tjV7Kp1"
-    "xt+BqnDmG2D5GRt1nNg25WxZzkkfy7afPlPYybaMpN6FG4Ctk3ZVFMMJpeIlIlqJOInVjZ2fxY5y/0ySkn3fR6djMSCs"
-    "lcqRpmU2RUL54J7SVqk8yLTFN31otd6Yfynm8/kzswAdzlDuG7xD0gXvZLhoNPW1rVFCwv0JGJBykARGtkRqaaYpyKIl"
-    "wxAWK9Eg1c/acw7jQkYc4Pzco2yQrcmtW3qy8n1T69E502WwKbHbg7OoD4g+0GonNUu0pcGp50+25A59l3LIDm+WtPMm"
-    "haZ4Qz/Rh8O3h8enu3sI5JlqtHghKhXF6cHei+eaSw6tdWYwd7pd0Q6MnB68P/ovK3mmzHIxeqDT6wiK/NnELR2eHhzh"
-    "d1zZrkBTEK2DGr/TI9JlZU59aFzQWR0XpUoQzO3FYG9d3IwA8qKIhYXe3OK4jAIOc+DN+CIzlrbZZkIYtXTatdzUecy5"
-    "c/VyMwTkhiSHVarz0GVz81Bjclrnroc80YYI6Kc6PodhsIvC8kw1VJ5f9ixtWZqSfFCr8SFr8leLxPO8pw9/fITZE5cl"
-    "XvXIoYaUqicK3DTZEkT3ZPBEa2tw8n5nujukyYj93blRB47p6F++Fq5m"
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"place","title":"Place an order.","description":"Place an orde'
-        'r.","inputSchema":{"type":"object","properties":{"item":{"type":"string","descri'
-        'ption":"What to order."},"ship_to":{"description":"Where it goes.","properties":'
-        '{"city":{"description":"The city","minLength":1,"type":"string"},"zip":{"default'
-        '":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":[{"description"'
-        ':"A place on the map.","properties":{"lat":{"description":"Latitude","maximum":9'
-        '0,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":180,"minimum":-1'
-        '80,"type":"number"}},"required":["lat"],"title":"Geo","type":"object"},{"type":"'
-        'null"}],"default":null}},"required":["city"],"title":"Address","type":"object"},'
-        '"lines":{"items":{"description":"One line of an order.","properties":{"sku":{"ty'
-        'pe":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"ty'
-        'pe":"integer"}},"required":["sku"],"title":"Line","type":"object"},"type":"array'
-        '","description":"The order\'s lines.","default":[]},"rush":{"type":"boolean","des'
-        'cription":"Ship it today.","default":false}},"required":["item","ship_to"],"addi'
-        'tionalProperties":false},"outputSchema":{"description":"An order placed.","prope'
-        'rties":{"item":{"type":"string"},"ship_to":{"description":"Where to ship.","prop'
-        'erties":{"city":{"description":"The city","minLength":1,"type":"string"},"zip":{'
-        '"default":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":[{"desc'
-        'ription":"A place on the map.","properties":{"lat":{"description":"Latitude","ma'
-        'ximum":90,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":180,"min'
-        'imum":-180,"type":"number"}},"required":["lat"],"title":"Geo","type":"object"},{'
-        '"type":"null"}],"default":null}},"required":["city"],"title":"Address","type":"o'
-        'bject"},"lines":{"items":{"description":"One line of an order.","properties":{"s'
-        'ku":{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimu'
-        'm":0,"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"type'
-        '":"array"},"when":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"'
-        'default":null}},"required":["item","ship_to"],"title":"Order","type":"object"},"'
-        'annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":fals'
-        'e}},{"name":"quote","title":"Price an order before placing it: the command\'s onl'
-        "y parameter is a model, so its fields are the command's own options and its JSON"
-        ' input is the model\'s object.","description":"Price an order before placing it: '
-        "the command's only parameter is a model, so its\\nfields are the command's own op"
-        'tions and its JSON input is the model\'s object.","inputSchema":{"type":"object",'
-        '"description":"What a quote is asked for.","properties":{"item":{"description":"'
-        'What to price","maxLength":20,"type":"string"},"qty":{"default":1,"maximum":99,"'
-        'minimum":1,"type":"integer"},"ship_to":{"anyOf":[{"description":"Where to ship."'
-        ',"properties":{"city":{"description":"The city","minLength":1,"type":"string"},"'
-        'zip":{"default":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":['
-        '{"description":"A place on the map.","properties":{"lat":{"description":"Latitud'
-        'e","maximum":90,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":18'
-        '0,"minimum":-180,"type":"number"}},"required":["lat"],"title":"Geo","type":"obje'
-        'ct"},{"type":"null"}],"default":null}},"required":["city"],"title":"Address","ty'
-        'pe":"object"},{"type":"null"}],"default":null}},"required":["item"],"title":"Quo'
-        'te","additionalProperties":false},"outputSchema":{"description":"One line of an '
-        'order.","properties":{"sku":{"type":"string"},"qty":{"default":1,"exclusiveMaxim'
-        'um":100,"exclusiveMinimum":0,"type":"integer"}},"required":["sku"],"title":"Line'
-        '","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"i'
-        'dempotentHint":true}},{"name":"lines","title":"The first lines of the catalogue:'
-        ' a list of models.","description":"The first lines of the catalogue: a list of m'
-        'odels.","inputSchema":{"type":"object","properties":{"count":{"type":"integer","'
-        'default":2}},"additionalProperties":false},"outputSchema":{"type":"object","prop'
-        'erties":{"result":{"items":{"description":"One line of an order.","properties":{'
-        '"sku":{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMini'
-        'mum":0,"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"ty'
-        'pe":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destruc'
-        'tiveHint":false,"idempotentHint":true}},{"name":"find","title":"One line, or non'
-        'e: an Optional model.","description":"One line, or none: an Optional model.","in'
-        'putSchema":{"type":"object","properties":{"sku":{"type":"string"}},"required":["'
-        'sku"],"additionalProperties":false},"outputSchema":{"type":"object","properties"'
-        ':{"result":{"anyOf":[{"description":"One line of an order.","properties":{"sku":'
-        '{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0'
-        ',"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},{"type":"'
-        'null"}]}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructive'
-        'Hint":false,"idempotentHint":true}},{"name":"output","title":"Read back the full'
-        ' text of an answer that was cut.","description":"Read back the full text of an a'
-        "nswer that was cut, a page at a time: the reference is in\\nthe answer's marker a"
-        'nd in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"'
-        'type":"string","description":"The reference a cut answer names (`full output: RE'
-        'F`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"inte'
-        'ger","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":fa'
-        'lse},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offs'
-        'et":{"type":"integer"},"length":{"type":"integer","description":"The full text\'s'
-        ' length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"int'
-        'eger"},{"type":"null"}],"description":"The offset of the next page; null after t'
-        'he last."}},"required":["ref","offset","length","text","next"]},"annotations":{"'
-        'readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint"'
-        ":false}}]}"
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1151,6 +960,221 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjozNTk6OTE0LGlucHV0czo2OTQ6MjY4OCxsbG1zOjE1NjM6Njc3MyxzY2hlbWE6Mzg4NDoxOTIzNixz"
+    "a2lsbDoxNjY5OjM1MTIKeJy9UkFOwzAQ/MrKF0ByKs59A1KRQOIQ9WASJ7FwvKm9PhSExGt4GC9hbRfktkhwIoc42p2Z"
+    "7Iz3RYwe4xLEum2FkPxarOq0kOI2naAcoO+1X4mtbMUuIuWeN1UPHvWAXkNiGjeCoTXQpKHDeVauvwiAzu5hUV7Nmhhv"
+    "AiiYsddWQkAwH2/vWd4apwPL3zN5MD4Q5ArgUPQUKYtj1GumW8NtbmSZUMYbjOuZvnE6EyWPBw5dwjvYLGTQKVsYTOBH"
+    "isOMxf/BeruV15xEK5rGkJ5ZWiQVVn6YFAFhFUkChcksDeGqM7SvwMlFKsGl17tovO6vThnPfHQ8TsU6hYwaV1ZRhbhR"
+    "ZChm0jkS3Q9aJdfjybIFvprc+7biY5gY0DQOy/dWumitFHf8E75YNt+rfQqPU6o24vfIlrwy51HsjjL7Y6T/nuOX3cOG"
+    "VnY7jI5+xJZtrKDhKZ4DueARifdP5OLrJ8NFJAV4nO1WXW/TMBR93n6FZU0CpLRNKyHRvu0BeCkaX9IeqsK85Kbxltip"
+    "fQ0rVf87ttMuXhLokNgT9KWKc33uOdf3XOe0KlgCJ4stPdNJDiWjM5ojVno2Gt1oKQb16lCq1ShVLMPRJJ7Eg/FktA+P"
+    "KG4qsLvk9Q0kaJ8rJStQyEHT2ZZyhNL976M0Ki5WNioFnSheIZfCLl/mDAlKIlUKakh3EdU5r76idFvboaCAcCQrCXrY"
+    "yZdw3HQ3fc6B+DcRLbmYg1hhTmfjqEXL5v3Bq3p7xkyB9lXsfi4NQwTlwL4s4sF0uX25O6M9ACvwpJnYXGR0tmgzOSe+"
+    "4kQKgpZUyaquhoJhV8KcIUeTgpPA7nhpbFmnsddTPwzc056OMOU1KEencJsDPfEwDgDGrx4g+McWhMVQsDZcQWrleG5L"
+    "G8SxcFFvrdp2C+yibQNSFHS3jJr8bqWN6U8mAD1PUwVa9wDTgoumr3S3ShcCiIshMiNMHPqpXWB9a7o9adHXh97Zk7UN"
+    "AndJYTT/Bu/uaxbH4fKheE3luEBY9ZTOZQ1Uzi3NPon7BaYU23SM4hrZi3qmvU7vgHu+i6VLaXQeqLuWsgAmOkifrMGc"
+    "jVCmbPMAJWOFhjZ57+PGllYHS1PusFjxPihuvTlaLJenayPx746WnqHBiE9DuCZM30JKMtlz4Icp1D91KsWTva8Oo2ES"
+    "91i7pz0aK04DI427vfBgov1qONSzzTJysf9n27812/4Q2Ld0APzB2YA+wpZ+bDzhjZ9IIzAYQAcLBHomTsxRohkX6RPy"
+    "7L8E+mf2Ua51zpOFOym/IA1WBh3937NQkB3/PHIWt4F2OAhrL0YSYwef0N9BEcFK0OT5VWYTkzrpjHx8/ebqhf+Mklmm"
+    "of80yuDmaizk79iSH9kyDraM/RRpF87pekThfgKa54e6eJztWNuO2zYQ/RVCKLAJIAveAAUabxAgQNMb0m5uQB7WbkRL"
+    "I4sxRSoktbvOwv/eGVKyZUu5bNugaBK/iSbncnjmcMibyGktbTS7uIkUryCaRSXIOoqjHGxmRO2EVjj4o86aCpTj9M1o"
+    "TcyUdizjUvKlhIQ95lnJUm/tYpGQrZQJy1wJzNY8g4mFmhvuIGeZriquclZzVzJd4BycWBu9MrxK2K/qUq+Bce+FccvS"
+    "euNK9GpLXSf1hj0g4w/ZZPLG4ujJg0suG3h4krIrgfbS9jtFC7+9OP+D6eUbyByruMtKoVbojTtv+wRNC1U37kVWQsXT"
+    "MyYc48pegbFMKwjLQV2C1DUwisDlunExS2/mkV7PoxlzpoGYzaOcO07fSZJs05hdldoCS2k0DZ4BneHavTd2hzMDtpEu"
+    "RIQQEKBcdQHjQNiDJUJGMKDTsGDniNA1CBViibNbd8JZkMXdhD1iBRey8RNCUvu4Cy6tDxyM0YZG8K+1UPk8otEKrOUr"
+    "CB+IGrrcbluAOcapJu/AaAbXiFimczhj6TyyyI7Gkq15xDMiymsDbxthAK2mtOsIQtgjBdfuYoFAET06OkihcILTzDSK"
+    "0YxksPW2xa4DxjK4BLPpTMSUPPMpWY/KLkBLcEiN2x+wILyyxrE7FTie4C6qjKh5NvAY9ow9f/xTinxdocclz9Y+7qKR"
+    "kjmM8+4w0MlkSbueUi4WGaA2vlTsLJDqiU+VtkO0iLcZhA/PSoQ8bUknVOwJueMiQcUAKy7BSu1xOJrdRG5TUxkHFuHf"
+    "WFg1GCcAq/xmu42jPg0/YcE23klDLbGQB9rwlEY9cU0O5rYRRcJB1ZtlncEqHTh5Faq284Fp2FLUr52mpcdTqShw41ca"
+    "933gLxNuM1z0kohI/8RRJdQTUCtXRrPT+Cgs9PtO1GF5wbEW8a8p/cgNdw4MGfvzYjq5v7j5fvtdNGJgBT5o5MR54YX3"
+    "MJJHzMNMW08sq3g9zEFyN0zhCYqza3LaoIpfi6pBWO9PfT7hY0JfbTiqqZZgKBxJi3v5TJNpz8DpDwcW/OeRCbTR1Tmm"
+    "42Nb4CThJM36GbONjyhAlNoZkTLaLuK9fxo5tul3pmf0UZ6jFNoRw5FXkY5XdojSuWrLBw+ePmcPAbbrZshJtP62404b"
+    "LBIErjPZWHEJv+8wm077wx14e+RQUGE1Ah157WVJKjGWYjvAjeGbQaEQkX1SeLx5LJKoB+7Fglw2tuxlt8SzELgaWHqB"
+    "BUZl5HTONwdW/OlxHLyv431ZYh48zwXZ4vJpD9yweChDR1XQbk0ohny4Q+Oy8XFdQA2hGd904ZsufNG6gN9XJahDRhXa"
+    "VEQR6ldhhIO3hH9Y8l2I5wTfWIxcYZfrbxEeTwM8P1dy8wum3kqDlyHsyLCDvISDcZFDVWuH15DecL8/edtoN9KfGNHr"
+    "T9gSEAXwxUTXAeFm/S70hFp/uWF0V8HeMHSKnFXYQ+KVx2rqMOeqECBzHCc9OVx7hW6849CAUj/qOz7fEnUXIm+NZntY"
+    "PqFjGumFOPPZ+vDsGq8ImNX7VXK8maoJmSALnbLdm44o0wi790pyv6cDp0MqHwjy+7TtmzR/xdL8d0SnZ/hZW/T/pNv4"
+    "AsT/g8Lqnyk+WVdpdl9Ww9E51mgWwljXXtz9Qw5WJHdc6lUDM5QoKfBv/MMLnr311TDTjXK9aR1EPYbcI7hut/Uf9hme"
+    "WL6mRuHIRgvA4vNyqhAqH1CqgzZGVOmViTik2Hkd9jaw6NYkGt+JceA+D5Hed2z8/5l0LN3/DZfCvgzY9BxdjLzWtWi3"
+    "74D+7fWK+9fAGBWL3viYb6+cqCC0hgYKbE9U5pstoeaKBsP6E3rcM2s05Ls9xQ7fExNcemvC4pqPv4e9PIiL+8fMNiVC"
+    "xbI7qc84YDPzD5h3/buZLgoL46pa9fixby785akSH1ly2lty6vurIRmKf7/GRqD6UI6US9sojp4qgwOuYw29pviFMe1y"
+    "VuL1IMPW0XpIacJoHKr9Y68Ag3jGup/Be45Ppzthyajn6RmjNYwXzhMZxYRbvE2M4b6DZJd/G3Ub42eoUHRZg3qljcwP"
+    "rmuL7V9NbxX7eJztXP1uI7cRfxVCCBAbWMmy7y7Nye4BxuXSuvXHJTZQpI4qU7uUxPNquUdy7VMuBvo0fbA+SWeGXO2n"
+    "LdmXP9xE+ePi3eWS8z2/mSX1uRPG0qQi7Aw6/d6LTtBJ+FzAhZmpFK5uhDZSJXBjt9fv9eHOONNTIUZafMykFmaULuyM"
+    "Brz584veaxgQCRNqmVr32jnMM2BpzENhmNIRzNeDQSqzaWY7g88daxcwzIpPFm6nMhVRfnkXdKaxGvN4xPXUdAaXn3Pi"
+    "ut0PBmYPOnaRErFWy2QK154qmGLCYyPqxPDE3ArNbqWdMZUI9rfzs1MmkhsRq1TAHWZsBJTtuxGc3fA4E2xLadZlE/gX"
+    "HstkO2B2JphMgAHGDQyjadT4gwgtuxYLEbHxgqVcA7EWliOi74IS9Z77AKWsLd5SLcyIJJsD152cV5TJcCWPbm4kd85t"
+    "wPBlkDvDt9lWJCY8i+2ALrfbiOpOZCwKYlJuZ6vlequlFSQVL+GZ0CJgibLMKi/UAT0fLyzawQQGMjnnUxjFs0gqJFHM"
+    "xyKKQHpgVirTIUieM7BO+7VhCZIPKjM44fvDi7929wLW6/UCJq1xzC1XAgUJIJLW84ZUYjMS42xaMDhWKhY8Wc0jqOqW"
+    "WQ12PObhNfEgE1BvwmMmtFbaVNexci4UKdmvBNocC716oZAnoYiJ+lDN5zyJGJ+gHdmZNAyuF8yIUCWRQflc+XWuHBE1"
+    "nc75p8LYPB1I9XQtQsCMSjoF+RYUhDMw7xCoMs4bJlkcOzUYfgMqRG+58qb447vvr9hWfwD2AOqcS/AvUHwCepsKt4IF"
+    "JYCSvXW6QTVOTCrjuBtJ/WjbRFus0Yj2x5A9zxpwRWTXlgxnYs6fYCopOLBjzAdXFqkwmwPLFEsw8njNfm22wYqMFTxC"
+    "onSWJOj7FTImUsTR42MdhTDHQsByZtDNut04nhuIyUSlSuIFkQrxCuRhnY4jZS1okSRcIUZ8glAunxB63WpOGeD7iu6D"
+    "zl2IDWF+NtFqvlIaY27D2WNtAGbyZsvjGFingH0sMZx8llGQayNwQf3OUfL90fE70lce9VFvy2QRS7zi4Yxt5RaMoUjE"
+    "ExJpzXo/qLF5ggeSDj3PA4YBiLjQIKAuKY74QUGh5lSCITN3opfba1HGTRe4T2PIVNETTL1KocsDJJU81c4EBHqLHoZU"
+    "L9ajKY7VLQRqsK0stPJGfDFhKKHSfLnCMZuo9Ugidp6MOHCFjxkQAHfZ6eHJu2p4N5BPtrRIBbd8HIvtfe8oiRqrCLWc"
+    "sLHAYQJs9AriLkyTI7DoigCGcWIHG60SvhCmjDMWTxCl52Hhkm+JcHBfAQBxgY92ILjnHA7IVeyMW8faRGpjUQeGgJUi"
+    "3HQN8mNbiRCY8RvsujW9CS+1RUqF1AcTArhBIYwXKTcGAWJNYRjjvix054sixEvYydv3ZCNmBxEJ+qGcALdrGc88TJ8C"
+    "OIS+EQ1SlnQwBaKn2LSeBRNnXRLeU+CP9ydgJc8cPr9hVnOzZpp0shY1eV3xJRryczB0IfFJrqcLsLs4fvKyYAiHCF3Y"
+    "OU7Dts7/fnR83JtH26uJAOSeJ89SImUHLhO+weqDLyOC4QvjnQLxbT1Jbk1iPg0wGQVe9gFLF6lWVIJAyvJJwJF1i44I"
+    "lI0hvOyzLIEajLkKisRocFotgV1IfwxKFt6DmW5Egji0KPgcZMOKDUDlKK/fXvbhP5AmOHfIvagOkxJkRF8miW2B5QZ5"
+    "RA6oJCmFQEyngQdnOXWByx44DDiVWiUEoVy0y+fdZrFKphRi4RaRUwKnCCMiCKqIlIugVTAQuNUKmMxOA9Yn9JpADNvG"
+    "vBVi7YKLMBf0AfFiCDAk2zlPSWxI5FxGUUxFiwZ8riOoBQU+haFQFRqI6iRcLysR+WkobjswCqkA3p0E9GcVPuMCue/n"
+    "j662AaFNQRhYkVQhLtbYBmKUlb/kajlREZQVYC5WwxRWXYuESCfzWKoJszQko4Nf5XxkLGDCX98E7PLo9PxiGLCDg/Of"
+    "zt+8ocoLbAtDtsigJgJGREQFntRsDLK/FsDYGKQAphUrdQ0pXV6LStVg1LJAA8GivePSmP6Ie4k1H0Y47khFhjIgPTOW"
+    "OgQX+N5Y2FsBJnKwfDJC+XjlvqGJDnbueYgwF02DO5ni6s67OPPlJ2UwJATrWDfFgGUGfRJDMb7tVOUonSjELYRgCWco"
+    "J1/plCFCLdB/OofM/V3HwJ7dFFCAphcR6jliB+zAvTNA7PAG53M4eImI2SXC1aFX3yp8S5ZGLmruQbWBy7Vou5Le8/0O"
+    "6uCwrSpuHKA0QJkLyPSJNDOwdKRjVIOoMAk2ReIYzHDLYWJ2CmM5jXHSBgtJ0KINWA5UIuB0BBs4+B+2Cnwd7AhFCwNP"
+    "deoAjvxV8dgNl9T3KLAfdRGINJ/TGnATaKJQvrv3yoUg1MSEy1hEPexK5fm43JKiDlej+/Ue71K9g3JDvYnJBGI02gEE"
+    "mBFE3XmqLDgePAq5hkIDPIU6YgaYp05Ms/kFIHv+IBQFRhoJ7B8oXqtySqpJcSbTri31oFwza405XYZiUyWorTeDECgS"
+    "N7hthV6IzD0aRV9gpoA3ESS7gdtFYoLYSu0ZmY6KBfwzDLg3XMPzt0cXP7Uy3fsF/hdCbFyPLMqr2CzF/+4jAqZso+Gf"
+    "R+9Hb8++e9dOx1SoXsyf0DA6hghvM2JgDv43x65h9zVkZUhr7govWgkt1mwQe3x48QCdZej2EJ1eXP1ev0zc7rdl6ujq"
+    "fvJoqSZ5Z6c1wI8uX7fgy+GDZF0O2yyNPATCMs1Y8xTIAqXuw4Po0a/RqrJzYBD9xqqIL3oEDl3vcuSbTgCzvsr/7Mys"
+    "Tc1gZwdBkW/k9JSe7kQaItzOXn+v393d21m2qyDAnU0oYtS9GXBdKrSVgnCcusZ/ARAYm3tsB3Ma3q2Se+gDmOvjR73G"
+    "VBSRBp9rDnQX5JpsTulCB/ZsYURzQnLjxkt5HHCWfiySqYUcuFt3XFgXPZBer/tryi02beHOvy773dfDz6/uvmp4Pn55"
+    "EEQ0RH4vy5pEnCiYx9AAA5s8oGM1WCg7a9k9q55b9SwgB72gzI9zqIoH1dyrNsVd2UYviTYwOqAlxlF/Ec3gj3a/nARq"
+    "prthyarxTn1O0kxp0sMo0sI0fJLYIWf1hmOaUjpLPBZxXwqW2bMqYHOdtRrdx9x2PLG7WHqFcWYgt58sZYZ1S3E7F16/"
+    "0aWrs4mrlrhEmNXGor/BteYLvEYgUbUo94kGxoDTNbPPo8XvUUHucSUSz1B8bTRiOC1JsHiAn1tKDxwTQaGthwOLx0et"
+    "usnFUHtQNyU/w/Cu/gSClo9Sw5KE1olwFIgxJFluM9NKHH1CWc3ftbyHOShMDZRRrc8AzNrWBwDr9QLrntLTPLFgRAYd"
+    "ybhF6nXJEFUFDcPnr0Yn7uHdMBc94txOrb2Z1zojB8Dh0v0xInQ/gvIAOfJf4vI/dZa6fvZcGgTSo0ikIgFoGhL6FBqC"
+    "Jfcd7+V3uszJbQk2qOTD1pfS1yZ18J7GjMQnjqWPcQiCKqPfInE/rI72HLsS5q9KwSX0vknBmxT8u03BayD9SmWASyLY"
+    "bwblFWC+jv1X52keRRLn4vH7knDzl5fVx8dM2ZYWg5alFkPeBEHXwO6J9PsuiuYndT6KzSkSN7DMsTVILTlpzc8JfXE2"
+    "1N+rvXubf7l13U9sD1GvyTWHpHGeiLPhaFJEtemx7As9pt+B0hPGtkTIenvi3v7DypZJa5mWB9OUZHx/88HP3ihSjy7e"
+    "nVTrx4/l9seD34ELx1lGld1ywHpdo+Fje9/jh/vaHl/Widm0Xzbtl+fetfgdZLBNgbYp0DYF2rMt0FrQAmcE0whX4X4d"
+    "/JZ8f7/0AbjhqpO8wNrrtxRILSGqgg/KwKEejyp14X0l1qZJ+weuEJ/SfixN/IOvVtYsbvLPN01bcrvH3BddyORUkUB6"
+    "idU0EwPmdojjAyo7zLrlxljhRpiotd4I4dm6G6a9RPaeHxj6g9T1G5S0QUkblNSGkjwIogzpYpyPskioh1AQQ43xXJbi"
+    "4zPCWHVlZhX7K2JzKRTfrZ11Js7Y2iMkbQ7EbYADDJRnqZvP5ZnfoKuFwW7VJp7nl1Xuw1r//2mljnc2iWWTWDaJ5TmX"
+    "3+vElvZQsGZ6WK7c+OSSLA/KuYN9++zKn7B7e/Ldf//9HzyUAxq7Ne7DUPnM3xenjtxqasmjba9be/7QYlISvj+j2IvE"
+    "jRf1zk2/96JHx47vWmGEn2tYltXymGlVVj/iturm/nSfJpbHo7hlt5z22gdQ0uGudkbNFLQ+9wULiBZa4BE3ibujf06K"
+    "o6m0pV9f4+5p/CiV1PbZ9+DVLxY6ymxltq4cp55MjHhkFdmv7Wicy0dOsEsdlOeHGh5+k+yxJYh6ETbRHvZafF+pFQk2"
+    "Wgi52eG3XnqRtrQXxxFoo4StZoOCjjxNFNinQU9bs6TxtZnYyXsYdKIdDX2f4Tvlve3c2F4jcjkDXFqV5z/IfzmBaNxg"
+    "lg1meU6YpZk5llmiv7v34uWrb/707Ws+DiF+EW8N9JD/mkV9NMvjK+szHyiZi32dFsDxhOjT5r9FBqr8eIA7j7Z1RUEm"
+    "P6+Dh7a2ew8GsVIzuF/NAR0X+R98ZbcZ9VsCxiqoMywBy9wHymARj8GM6Os8Lliy6tYv4YcJy8A8AUzg6TaEoRluMEuM"
+    "jFBmMzCbWGg8HJQqbf0pKs7G2dTtsvfrO5xZWXxvjcUBZcCiMZ9i2Q72RriMavj8h1z8zxwYUFrt+KEWH4joCh1NoF2i"
+    "6OVqii5KC+A5Z+Q1EqGkQ6tIFuAfWsK1uPeZES4tXA4rdLRi9BIp37xeRzoA0K8RVtkGVf6EG55bw8NZkSMEx2F8q5BS"
+    "FANly9h7pDA0x5NgxrLlr6S4c6oIAOnHT+KaJmoFTmXtV2swbyHr43qEwvGsGf0ASH50zs27T7uZqIXhT99K+hkDPD+7"
+    "qFDTUl9VKPpmPWl4d0BpBJVzupGM8ERkEpkAfMMftEaq3cIOKQxK8Hkqb/CQ2gyhNkHpSAmn0wn+9AKwlZ/MD+qgO1RZ"
+    "HNHQsaCfb7Ai2adTqMCAO3uHbjrlMqnIoFpFltl/0V/N/lHxNtt6a3Xcfct22PnRX45OL7b3QU0jOn+HTLsf2wEZVe2w"
+    "XKGWV3/5Yg3hL19mW7DmxbsfTx5YdHj3P6vctRN4nIVXTW8bNxC961dMlUNsVKvmqwEiBwWM1A3c1naQOOihKLzU7khi"
+    "vEtuSK5tIc5/75vhSnZspz0EEbnk8M3MmzfjoihGzrQ8o3Fc+W48qjlWwXbJeoe9D9ibUdeYiiP5UHOIU/oYmdLKRorn"
+    "tmnocsWODCUTz8kx19jHLdrRWxP63PuE/xrrOE5oYV29O6PQO7KJLm1aUVF8ih4WXE2BTU3eMf3+4eSY2F1w4zuejkeV"
+    "bzuT7Nw2Nq2B6z1/7m0ApnfrtMLl59NXP1Lyaldex5WWk6lNMrMR0QVwZ4eeTp9Mn4xHBdx+/UNR0Ft2HEzimuZrmvdh"
+    "yUyL4FtaAU8j7nbrPao9OZ+Ia5umwPvLaPRInxmNHgoQvj6iN96lYKo0GhX0PntrIpVdxqsYu3WZ37Ip0sI3uEw73ERG"
+    "RANCtrQXEmgAsg0/joQIrBA7Od0F/4mrRNbFZJomAh4hRq0EceEDCc6/xIq8i0wN5+CmgJDXywn1mkeTpgPEO+DozcnR"
+    "0f7xrzSdTocklbQD42XhSVcAE1Pte32Cr+Bts76fvgmVX8b+fDyjFHqsxpIVrGD2a0nyXl8helEZsDm6MIgDznIIPmD9"
+    "ZXwO5uRb2G5x3ix5u15ZlwaT2ebC2KYPPKWT7W/1ldTgFpsAx0tew9yYmJSn5BfiGI5KaN5KGswmvI8lmF2v2dy66ufb"
+    "bCiDF7RozDLOvhvSgfOPv4yl+ID8wjQ9f32MAJ/zGpgAtzMB3xJIIWfiHuKebxWlFkqU3Cp/gNW6XcF6971Yrbg1m2dL"
+    "8AaBit9447XWUZomLPuW9TMSgawOXoqHe7k08eCcwS8Gd6xbPmRn+j804isUi3V08u708OS4pGjgrhIezw5GYE3jQRUc"
+    "zy7uSEAnkjcbvBOYOBKsmTdgSeXdwi61TFCDVPPC9E3aVXkRdkIVnMCVJA+A95CsnLvW10wMhVjfsKIyIVgUtFyIgkGq"
+    "RgRlisK7YGdcxeVUErLipivp0ofzmI2oK5KKYw+NxKO40XYJXNgGKxMxS6UB2sqKOClNY5bEEqWErbOQZa4GLfgKwX+x"
+    "q7lpbEzxtjdZXTcC6PhKuEil/CgFyz41XtLl4iXoBM5XiMpOTGDDMk4Ge2KnNZ3wW223toYC7mZ9X/t+SwEjZwnlhyQg"
+    "3KL7GXVRtOaqGJhzXM6GmKHsXSUaW95G3ifhnJT8Hb4M998f/Aa6+MUishhDOSzh4txU51kTe7SeBAfFvyPj1kiaCCEi"
+    "65Gd+6VXFHOTqtWmdjT3f2rYoDn2RlqGkGI9xsYYO1rvokGDvNzUnOLPUc1qsGWQygibajXJsRHRLq0kEg0WAUF+L7bp"
+    "i0oGiR9c8JfFrSPlbs5f5CogDnfqwwnlyHQdm6B5y7GD86/zhdnx/tHBL2VuSQdCoQp0j6PRtf6g60EPRVyxaNlooVyP"
+    "rtEht/9w+gm+Xm+VWnaeYl1CTTg405RY7DvqwbgOSghnNqILTbS16OfQUEVJOh/ShkhousupGnwmBnuRdbWGVNcqo8qx"
+    "QZsmuhi8FxpAJCNCgN3b5RD4k6LIhl+I4XsVdU2nt27cq0Z5B/nVW1CWENMeksBaXH//kw2/fCWWWxtFDM9q7tjV7Kp1"
+    "xt+BqnDmG2D5GRt1nNg25WxZzkkfy7afPlPYybaMpN6FG4Ctk3ZVFMMJpeIlIlqJOInVjZ2fxY5y/0ySkn3fR6djMSCs"
+    "lcqRpmU2RUL54J7SVqk8yLTFN31otd6Yfynm8/kzswAdzlDuG7xD0gXvZLhoNPW1rVFCwv0JGJBykARGtkRqaaYpyKIl"
+    "wxAWK9Eg1c/acw7jQkYc4Pzco2yQrcmtW3qy8n1T69E502WwKbHbg7OoD4g+0GonNUu0pcGp50+25A59l3LIDm+WtPMm"
+    "haZ4Qz/Rh8O3h8enu3sI5JlqtHghKhXF6cHei+eaSw6tdWYwd7pd0Q6MnB68P/ovK3mmzHIxeqDT6wiK/NnELR2eHhzh"
+    "d1zZrkBTEK2DGr/TI9JlZU59aFzQWR0XpUoQzO3FYG9d3IwA8qKIhYXe3OK4jAIOc+DN+CIzlrbZZkIYtXTatdzUecy5"
+    "c/VyMwTkhiSHVarz0GVz81Bjclrnroc80YYI6Kc6PodhsIvC8kw1VJ5f9ixtWZqSfFCr8SFr8leLxPO8pw9/fITZE5cl"
+    "XvXIoYaUqicK3DTZEkT3ZPBEa2tw8n5nujukyYj93blRB47p6F++Fq5m"
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"place","title":"Place an order.","description":"Place an orde'
+        'r.","inputSchema":{"type":"object","properties":{"item":{"type":"string","descri'
+        'ption":"What to order."},"ship_to":{"description":"Where it goes.","properties":'
+        '{"city":{"description":"The city","minLength":1,"type":"string"},"zip":{"default'
+        '":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":[{"description"'
+        ':"A place on the map.","properties":{"lat":{"description":"Latitude","maximum":9'
+        '0,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":180,"minimum":-1'
+        '80,"type":"number"}},"required":["lat"],"title":"Geo","type":"object"},{"type":"'
+        'null"}],"default":null}},"required":["city"],"title":"Address","type":"object"},'
+        '"lines":{"items":{"description":"One line of an order.","properties":{"sku":{"ty'
+        'pe":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"ty'
+        'pe":"integer"}},"required":["sku"],"title":"Line","type":"object"},"type":"array'
+        '","description":"The order\'s lines.","default":[]},"rush":{"type":"boolean","des'
+        'cription":"Ship it today.","default":false}},"required":["item","ship_to"],"addi'
+        'tionalProperties":false},"outputSchema":{"description":"An order placed.","prope'
+        'rties":{"item":{"type":"string"},"ship_to":{"description":"Where to ship.","prop'
+        'erties":{"city":{"description":"The city","minLength":1,"type":"string"},"zip":{'
+        '"default":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":[{"desc'
+        'ription":"A place on the map.","properties":{"lat":{"description":"Latitude","ma'
+        'ximum":90,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":180,"min'
+        'imum":-180,"type":"number"}},"required":["lat"],"title":"Geo","type":"object"},{'
+        '"type":"null"}],"default":null}},"required":["city"],"title":"Address","type":"o'
+        'bject"},"lines":{"items":{"description":"One line of an order.","properties":{"s'
+        'ku":{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimu'
+        'm":0,"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"type'
+        '":"array"},"when":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"'
+        'default":null}},"required":["item","ship_to"],"title":"Order","type":"object"},"'
+        'annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":fals'
+        'e}},{"name":"quote","title":"Price an order before placing it: the command\'s onl'
+        "y parameter is a model, so its fields are the command's own options and its JSON"
+        ' input is the model\'s object.","description":"Price an order before placing it: '
+        "the command's only parameter is a model, so its\\nfields are the command's own op"
+        'tions and its JSON input is the model\'s object.","inputSchema":{"type":"object",'
+        '"description":"What a quote is asked for.","properties":{"item":{"description":"'
+        'What to price","maxLength":20,"type":"string"},"qty":{"default":1,"maximum":99,"'
+        'minimum":1,"type":"integer"},"ship_to":{"anyOf":[{"description":"Where to ship."'
+        ',"properties":{"city":{"description":"The city","minLength":1,"type":"string"},"'
+        'zip":{"default":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":['
+        '{"description":"A place on the map.","properties":{"lat":{"description":"Latitud'
+        'e","maximum":90,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":18'
+        '0,"minimum":-180,"type":"number"}},"required":["lat"],"title":"Geo","type":"obje'
+        'ct"},{"type":"null"}],"default":null}},"required":["city"],"title":"Address","ty'
+        'pe":"object"},{"type":"null"}],"default":null}},"required":["item"],"title":"Quo'
+        'te","additionalProperties":false},"outputSchema":{"description":"One line of an '
+        'order.","properties":{"sku":{"type":"string"},"qty":{"default":1,"exclusiveMaxim'
+        'um":100,"exclusiveMinimum":0,"type":"integer"}},"required":["sku"],"title":"Line'
+        '","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"i'
+        'dempotentHint":true}},{"name":"lines","title":"The first lines of the catalogue:'
+        ' a list of models.","description":"The first lines of the catalogue: a list of m'
+        'odels.","inputSchema":{"type":"object","properties":{"count":{"type":"integer","'
+        'default":2}},"additionalProperties":false},"outputSchema":{"type":"object","prop'
+        'erties":{"result":{"items":{"description":"One line of an order.","properties":{'
+        '"sku":{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMini'
+        'mum":0,"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"ty'
+        'pe":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destruc'
+        'tiveHint":false,"idempotentHint":true}},{"name":"find","title":"One line, or non'
+        'e: an Optional model.","description":"One line, or none: an Optional model.","in'
+        'putSchema":{"type":"object","properties":{"sku":{"type":"string"}},"required":["'
+        'sku"],"additionalProperties":false},"outputSchema":{"type":"object","properties"'
+        ':{"result":{"anyOf":[{"description":"One line of an order.","properties":{"sku":'
+        '{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0'
+        ',"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},{"type":"'
+        'null"}]}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructive'
+        'Hint":false,"idempotentHint":true}},{"name":"output","title":"Read back the full'
+        ' text of an answer that was cut.","description":"Read back the full text of an a'
+        "nswer that was cut, a page at a time: the reference is in\\nthe answer's marker a"
+        'nd in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"'
+        'type":"string","description":"The reference a cut answer names (`full output: RE'
+        'F`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"inte'
+        'ger","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":fa'
+        'lse},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offs'
+        'et":{"type":"integer"},"length":{"type":"integer","description":"The full text\'s'
+        ' length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"int'
+        'eger"},{"type":"null"}],"description":"The offset of the next page; null after t'
+        'he last."}},"required":["ref","offset","length","text","next"]},"annotations":{"'
+        'readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint"'
+        ":false}}]}"
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -6015,6 +6039,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -6028,6 +6066,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9883,6 +9922,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 976: the first handler from handlers.py
-#     line 1040: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11877: the tables (commands, groups, errors, result shapes)
+#     line 826: the first handler from handlers.py
+#     line 890: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     -
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -232,6 +232,11 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
+#: text (a script's run reads every byte of the file, the string's too, before it starts).
+PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -387,16 +392,34 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read as
-    `_file_text` reads it."""
-    text = _file_text(path, namespace)
+def _code_span(text: str | None) -> tuple[int, int] | None:
+    """Where the string of the code is in the module's `text` (its content, from the newline
+    after its opening); None when it is not there."""
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
     at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
     end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    if text is None or end < 0:
+    return None if end < 0 else (at + len(_CODE_OPEN), end)
+
+
+def _unpacked(code: str) -> str:
+    """The code of the string: as it is, or unpacked when the string holds it packed."""
+    if not code.startswith(PACKED, 1):
+        return code
+    import binascii
+    import zlib
+
+    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
+    return "\n" + zlib.decompress(data).decode("utf-8")
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
+    span = _code_span(text)
+    if text is None or span is None:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -404,8 +427,8 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start = at + len(_CODE_OPEN)
-    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
+    start, end = span
+    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> CodeType:
@@ -691,179 +714,6 @@ def _stand_ins(
                 namespace[name] = stand_in(name, section)
 
 
-# ---- What the tool says about itself ----
-
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
-#: `taskr schema`, `--llms`, `--skill` and `completion SHELL` print them.
-_DATA = (
-    "Y29tcGxldGlvbjozNDQ6NzgzLGlucHV0czo1NzU6MTgzNyxsbG1zOjEzNjI6NDI1OSxzY2hlbWE6MzY1NToxNTUwMixz"
-    "a2lsbDoxODA2OjQxMjIKeJydUrFuxCAM/RXETKrO7XR7pUrtcEPEQA8SrCM4ApJTVPXfayBJ006nLiHYz8/PD3/yPuA0"
-    "Rv7UtpwL+iTVRy74GcOV3SBZlqxhOciwozNe4wOXouVKa4KdtGaqhGvUQUwUfqFjB8ucqLTEH4xXgyHMW/kp1X1BScEv"
-    "OAzK6yqndGileKSyljfNGAADpKU2whtxWOgtXXkOESQraho9mRzz6HObszWeQWIQWU0ULup5wJyyhmfWw2wyVPUKPOsw"
-    "sAHDXmJxKLwduJU3mGJOnjnTX82YNjAVX0xR43G9SOEn53atc8nOJnxg/Em+q2VtWlBVX6dcNNXG6u/BFJ0RW/Wrdwvr"
-    "wEO0Rlf/N0EOBkjHkRP1yY9kSTl5vtwva39Ptr3lUU9YmjD5wqLG0S2/xUUiulmV/muC+OsJTRQQEy0MrW/2lkergtHr"
-    "Qq9LdFcvKb++AV6V9xN4nLVUwW7bMAw9t18hCDtsQJo4OWanHTbs1mIbsEMQrIpN22plyaPoZkaRfx9lp4GceG0Oi08y"
-    "8UTyPT7xWmXZ1epZvvNpCZWSS1kS1X45mz14Z2/66NRhMctQ5TRbJIvkZr6Y7eETSW0NfMttHiAl/q/R1YCkwcvlsyRN"
-    "BrpDD/OE2hYMy8CnqGvSznL4Z6lIkBOZk7uQQjvU1IZ7Q9xXtxXeOSuUIOUfRaWIAP2UE4JtKrlcSeO2/FfqopTryUt9"
-    "efeScjLSSa4aQxwKV7l81nQdK9ve5pzxuPfd5BCxjTFytz5lA1ZoEtqLkCsqES5wBVLFsIImqPypTLtDtwpRtWeU/sS6"
-    "FB9FoZ8gdKAKpa3IHYrK4aCT1ZqTl67qqDKAleTrtaJyVKIjegiCShBG+47lI9Q0UHIaWuesaTz7jXMGlI2BuTIeGPoE"
-    "uHE+BmtLUAAyuNJWV2G2yXEj31V7wivZcTqE341GyIIfegewUGx0HS4qcxdZdN/Bar2+Dmwu+BQyZ/+lRkzq1ppW5MzZ"
-    "l5B1LvdjihldaRrV68gQxBLxlKjkOVXsuFjROZ/Vn/05SaIy8+T/T+XNAbB1vUCwqoILzsGZbPSlWdiOxjNsf2Fjzx2d"
-    "Z/pbXmcxfcLmwi4PpHoK5zi9V+pqFZZIF3AN1U1n/te1Q8jfXuY/eDMwkJeETYE3ddrwIrJ+CyjCaL14f59zYdEXXYpv"
-    "n7/cf+g2hstzD+OuHupzkOG1hxDbPDJ2+I7lC7zOEO4vhpxv23ic3Vjfj9M4EP5XrLwsK2Wj5bWLkJCOE5zQgQCJh21F"
-    "3GTSmCZ2zna29Fb93+8bOy1pG2BX4l7Yp8Sdn998M57sfeKNaVwyu71PtGwpmSU1NV2SJiW5wqrOK6Nx+Icp+pa0l/wu"
-    "WCcV2nhRyKaRy4Yy8VIWtciDtdtFxrZyoZzwNQnXyYKuHHXSSk+lKEzbSl2KTvpamAoyEOysWVnZZuK1vjNrEjJ4EdKJ"
-    "vNv6mr1Kt7ZZtxXP2PpzcXX1xeH44tmdbHp6fpGLjYLBfHjPYeKvD2//Fmb5hQovWumLWukV3EkfjF/AttJd7z8UNbUy"
-    "vxHKC6ndhqwTRlNUJ31HjekIJ8L50vQ+Ffn9PDHreTIT3vaUinlSSi/5PcuyXZ6KTW0ciZxP8+iZ4Ay637yJJ1JYcn3j"
-    "Y0TAgBGVeh8wDmIRlsCMcYDTqHBwxPBaYAUwIT24U95RU11m4oWopGr6IBCT+hZ3JRsXAidrjeUT/LRWupwnfNqSc3JF"
-    "8QWoweVuNwAsEae++pesEfQViBWmpBuRzxMHevSObc0TWTBTPlv6p1eWYDXnsgOEWCNNX/3tAkAxP/Z8aJSGgDfC9lqw"
-    "RHZeezeAt0fGCboju93bSDl7EXJyAZZDhI7xaAzqH8FgwIreiycteZmhjLpgct6cu4xVE+9f/pmDsiu4XMpiHSKv+qYR"
-    "HpFeToR6dbXkwuecjgMJ9Da0i5tFXr0J2XJF1AD6kEN8CcQE6vnAO6XTwMkDHRktQei6DN06onEyu0/8tuNWjkTCz2iu"
-    "jqxXhE6/3+3SZMzEByjs0sN4kGV5Nh1elCX3KxLP5nquX3MJqgqWUAOwr9clFQ2eyhl47DBIuNGKWmoG03NTOvFEcYtu"
-    "xcYqD2KW1JBHz1n0CE8WRluT3xi7vkxDZZkk0DG6gVJNOohwDPCxdqKC6ib0lRelQfkfiVLilW9oJOa8RaBnuX+K0wQ+"
-    "kh2bUAYJbFnvWO6V2QhnUMsIFA8Fj5bksEj3LSZw0pgN3mq1qpNFuvefvNubTCciqSTGAY5YFe7LPkQMqr2twkw/1uAy"
-    "DicazE12i/NsKKDKswe2Ri5YAR68XB17QLVadw7T7hCttFZuH+D6BXBZ3YiVugv0kCupdKhia+xRJLcLGK9NG1KFAJCE"
-    "Ol8mkxCdpAc+MlEa5UKWa+r8EZIZhw6rxbj2S9wWJPVYMAxQiGL6LDHrR8KYlrQiC+FWadVyba9PA/kApp/mdc2NuR+Y"
-    "zIfIAACFnlOsKJt3I4ruIzjt5WnpcFGdUH7c1wzIGV5vGCWmq/uNGrvEGP1Obce5v2X/FSroaty/AYSp+jeqVX6y+if0"
-    "BgqG0eRlhy+DMT+e4ll+HZ6vr0dunl7/eo49jk4/BjMuJPz00EFwQvLBwGLMRQwCB3qEt9Os3ofjMEVXvxEpTVNOYqdp"
-    "M3le2u1nxPRQHjvOFfGNucAT4f8dYJxUTOHRQ+yhrDsB5gHkip4meCXLicWOv0+wkg87Y1jUNzJsjuBFWAcFjsBG1dIs"
-    "qFqqcMnogvh6USAoH0b9C+58u4ahsLFrcbx7ZlB9NHGg8/Ml5eNRXDIsvkNKjAr6IQ8ZR2xmYde9DDehqSpH0/PtmBwH"
-    "DvxoJI4H3mjE8d956apfz5oJqH6UI+dCeoXF4ufz/eOYNSh0VEy5ypg9Ft9DYdvjcQiB7/R6/OFsffsWz8+WKI4iphM/"
-    "rCl8RwWe3gjWEbLygchYgaTz2UTLVMkBkkP+Q9RDjLyASY2v1fDvgAFbWfKkeYVY98sGQsMDPgTvKB7Hj05871DbGU/a"
-    "j6VRKf3J2KYcye52i91/U5PI2Hic7Vv9btvIEX+VhVDgZICSHSd37clpACPNNenlC3GAQ5EK8opcSYwpLm93aUfNGejT"
-    "9MH6JP3N7JIiKcWSnSsQFM4fjigud+d7fjMcfe7FWWoLFfdGvaPhw17Uy+VS4cJJe2FweamMTXXOtx8Mj/DNtDRzpSZG"
-    "/VqmRtlJsXILXvDkzw+HP2JBomxs0sL5x35WqhBSOD1ItMBZboglunRF6Xqjzz3nVnSa+uTwdZEWKqkur6PePNNTmU2k"
-    "mdve6MPnirbB4KPF3lHPrQq6ts6k+RzXgSZsMZOZVV1SZG6vlBFXqVsInSvxt7M3r4XKL1WmC4VvhHUJKDvxK6S4lFmp"
-    "RF8bMRAz/MXtND+IhFsokeZgQEiLZbyNnn5UsRMXaqUSMV2JQhoQ63AcE30dNagP3Ec9u9DG0Vd6CzMqL5fgulfxSjIZ"
-    "7+TR703kLqWLBD0sQDo9LfqJmskycyO+PNhG1GCWZmpNTCHdYrdcr0zqFEslSHihjIpErh3UHoQ64vvTlVNW6BkWinQp"
-    "51glyyTVRKJaTlWSQHowKl2aGJKXbDDfWZET+VCZpQ3fnr5/PjiOxHA4jETqrGeuPgkKUiCSzwuG1GAzUdNyvmZwqnWm"
-    "ZL6bR6jqSjgjYzWV8QXzkOZQby4zoYzRxrbPcelSaVZyOAnanCqz+6BY5rHKmPpYL5cyT4SckR25RWoFrlfCqljniSX5"
-    "nIdzzj0RHZ0u5ae1sQU6iOr5XoTAjBo6hXzXFMQLmHcMqqz3hlmZZV4NVl5CheQt58EU3z376Vz0j0awB6hzmcK/oPgc"
-    "epsrf4KDEqDkYJ1+UYcTW6RZNkhSc2vbJFvs0Ej2J4i9wBq4YrI7R8YLtZR3MJUCDuwZC7FVJDoul2CZYwlFnqDZ7+wB"
-    "rMg6JRMiypR5Tr7fImOWqiy5fazjEOZZiETFDLnZYJBlSzsSnkqdZysmFfEK8nBex4l2DlpkCbeIUZ+KTKZ3CL3+NK8M"
-    "+L7m76FzH2Jj7C9mRi93SmMqXby4rQ1gp2C2MsvAOgfslymFk89pElXaiHxQv/aU/PTi5TPWVxX1SW91sshSupLxQvQr"
-    "C6ZQpLIZi7RjvR/11N7BA1mHgeeRoADEXBgIaMCKY35IUKQ5nVPIrJzo0cFelEk7APdFhkyV3MHU2xT6PMBSqVLtQiHQ"
-    "O/Iwonq1H01Zpq8QqGFbZezSS/XVhJGEGvtVCqdsovcjidm5M+KgE34tQQC+Fa9PXz1rh3eLfNI3qlDSyWmmDk6Co+R6"
-    "qhPSci6mipYp2Og54i62qfBXcs4Aw3qxw0bbhK+UbeKM1R1EGXhY+eTbIBzuqwAPV3TrEMG94nDEruIW0nnWZqmxjnRg"
-    "GVhpxk0XkJ/o50pRxt9g158ZTLjWFisVqQ8bAtyQEKarQlpLALGjMIpxXxe6q0MJ4uXi1dO3bCP2kBAJ+WE6A7d7Gc8y"
-    "Lu4COJS5VBuk1HQIDdFzbNrPgpmzAQvvLvAn+BNYqTJHyG+U1fyupWGd7EVNVVV8jYbCHoJcSH1K99MF7C7L7nwsDOGU"
-    "oIs4o21E/+znFy9fDpfJwW4igNyr5NlIpOKxz4RPqPqQdUSwcmWDUxC+7SbJ/iyT84iSURRkH4liVRjNJQhSVkgCnqwr"
-    "ckRQNkV4ORFlnigCAVwYEK2WtjUp2EX6EyhZ5BA7XaqccOi63POQjSo2gMpJVb89OsI/SBPOHcsgqtO8ARnJl1lifVhu"
-    "VEXkiEuSRgikdBoFcFZRF/nsQcvAaWp0zhDKR7tq3wOR6XzOIRZfMTkNcEowIkFQJaS8DlprBiJ/2homi9eROGL0miOG"
-    "HVDeiql2oUOED/pAvBQCLMt2KQsWGxG5TJMk46LFAJ+bBLWgortYiqrQIqqzcIOsVBK24bjtwShSAZ6dRfyxDZ/pgMr3"
-    "q1vnB0BocwiDKpI2xKUa2yJGufSflVpe6QRlBczFGWzh9IXKmXQ2j1pNlKWRjB7/li4n1gET/vYkEh9evD57P47E48dn"
-    "fz978oQrL9gWhWxVoiYCIyrhAi81YgrZXygwNoUUYFqZ1hdI6emFalUNVtcFGgRL9k5HU/pj7lOq+SjCSU8qMVSC9NI6"
-    "7hC8p+emyl0pmMjj+s6E5BOU+4Q3enz4hZsEc8k0pJcpne69S4pQfnIGI0KojvVbjERpyScpFNPTXlWe0pkm3MIIlnGG"
-    "9vJNvTJUbBT5T+9U+M9dDBzYLYACDD9IUM8TOxKP/TMjwg5PaD+Pg2tELD4QXB0H9e3Ct2xp7KL2C6g28rmWbDfl50K/"
-    "A2YNIvtt3DgiaUCZK2T6PLULWDrRMelAVGxCTZEsgxn2PSYWr7FW8hovbVhIThZtYTmoROB0DBsk/I9aBaEO9oSShcFT"
-    "vTrAUbha3/bLU+57rLEfdxGYtJDTNuAmaOJQ/uD4ex+CSBMzmWYqGVJXqsrHzZaUTJKNztdpQg5NjTTSmJrNEJ3JAhBa"
-    "Joi3y0I7uBxuxdKgxICPcC/Mgm3uwXTbXi51zd7MFgwKDjYy1y8kV0TiRG8AAm3oxL1ALecTrIGoGq0pf7VI54veuN1l"
-    "KbcRWsPQZHfC/WVdOdBm7d6KnHd3/zC+ke4P4w3lQDHzEzEnkyADmlM2psC/hBG1j1vAGPcpOSsZDTcs4Ze6CcHoMaWM"
-    "UDgW5CUFs9Ozn99Nnr959axT+msT71v8hMP5ugu1pto2tol1mbeaj5c37njUZeZMrryQamxgEdd935abxoR1fCtuEnoo"
-    "QA1/qD72Fs4VdnR4SDk+9CWG2swPEwOHPTw+Oj4aPDg+rLsv8Nc3M3aDQL/vtFK32CBmGZcqhiX6gv4iv1nnHQGeSiGa"
-    "voV3pkS9zN42nvHe0t4VD1GW5s509wY1IRs3pDGSvAc179JuPtClL0SNxsLgF9iZosyWG9dNvXyodxhfd++A98Asu+Et"
-    "BBXsBUdKV9qtxHFjcTd/KOi2Mwe4ZgEutt5DiHdbbyDZmRWhgcbdyv5JsdBRmm2RelcyTNWahvG3r0Yv7vH1uBI95YCe"
-    "nMJZuUXTKf8rLDDxCYo2QO7Cf/W1/zDhbDhBOiVeQ+e6+mjKwm++TC2ln0miCoVCIY85PSizRHoKHaK6r116idZRYJ3g"
-    "qMaIMxmo83cZQFEhqc2FLSTHNd5hoj5JAhLWR2nGGb9H3LhZjT6XbujqxuTZq1Mmnmuvew7gZzXXcBQDURc4grnDL+TK"
-    "qDq/9/bLWbiddMnoS6YYaKQdEGsDrL/JUQdwGL4xpzaOoAdwAiXW1gldp1jbest7dh99c7ptZWoKC5Rxcap/i7VOuruU"
-    "9YUs20zN2N2n1c24splGe1XyXC9eN2/hE+mSdHtThlyn0a6zewuAoLYnJ09BI5MTTxssvyRGyeLsrSDmVJOLJlswJqAb"
-    "9RBvjzm6lL0hhO3rAZS6TOI6GOjZzGu62bGjtz57NsnDwQ82JH/qIHjr1m+qmnp6EFHvInw+OrpHSR2UtLez30Oke4h0"
-    "D5FuA5ECxuHk6iOuj+fEwV7waV5CPUE4jVA+/lbxFWeR7Sl2d5bYSMM+N2xLwncP/6088vun+j2zOlARdT75qrv3O/6a"
-    "IeX89+kg6R2TBD4h1MtzdXWb5cAOZjXw7nML+LCtacV2YSFb6k53cQO9jy2KbNXpOd2n8K2Z5T5T32fq+0z9f93MoLC+"
-    "TYUUv7d9jzDNstszPzficCto/2/rY5+riIX9a+RaXu3z3oaZAZ5s85N4J+I8jMQ9ffWX//zr3zRFA/u8ove11PBpDOm1"
-    "U2/9Zmv/rFv5yB6vLLZnFKNmDZMJQ4XDRF0GAzm8PBo+HPKc8PVWrBn2GjdlVc+FdkGHTLa8UA4zu/U8k3TiSvLL8QgA"
-    "hV5D0wgaoAo8yo/6gmgFYBMrasSk+T/y9Swpv4M3F/S6k1715p0X40M8+tVCJ5ndCrsAW1h1ywbE0dd3MOjfN4sjvvAk"
-    "2+OWuBJEuBkMCMKrfO4We2D4902zg6X4B/kd9Hp+gPt4rp37mnHP39jolK7p2dWvJCo8O2T5ZLo8gk6GfiLomebLaEk/"
-    "aujGL2+AtVUF/qPqpw5M4/geod0jtG8IoW1mjjpLHD04fvjo+x/++Kcf5TRG/GLeNjBP9fOT7mpRxVdxJEKgFD729bbA"
-    "pDtEn23+u85ArWl/P0DWP+cgUw3Y0JTVwfDGINZFNOsccEN/otl96Eb9LQFjF9QZN2B05QMNOE1oeRLrRPF5DaPe2qJ/"
-    "35xB9nuIPtBFfDE8pctIxO7TkO/0DyIeT1yP3pJ0S6sSFlpNSoDrd6eDgHpSjU4qaTIaGYdQzfAZ9vQUKf5kV5Y/Hfg5"
-    "HkZ3dGQ9W0gQDmY2l5eqRWOrtrgblX6LSlhP6e+zT7HipQfr0akQBiLBA5ievBYpjdLldsSc5qJEYAEMJKUROSUNQuU2"
-    "TcjaFyAyU4bmsApoLwysSTEt563zfdXTOvx4j8OBD3FoJuckakQKRtQs9+o3c+EXJRbu1pn0NOojE92iY7MMbFD06Ha6"
-    "oZFy4hVVW8rzwUQWkCsf4WfRT4RVPqF/GLfo2FoxNkj54cd9pIOC8IIAsdugKgwT0oggzcElnhBaR5mpRcq6NG1axvEt"
-    "hWEkDd1ZJ+ofpPmRYILu/DuzrKOJLeV3ffb3ezDvgNfoPK6faKyPf2tVTSn6fU/YGXjWMAw6p/yLERpVXm1x1Va136Lo"
-    "h/2kEdyBpBG1RqKTNKHh0zyxEXwjzLQT1cHB+eBRo/Ch99e4WFCRxEVQopXX6Sz1Pl79CCLqlkuxLrOEl04V/1LGqfyE"
-    "B37BgB9zrF6Mb8aIuqfRZP/h0W72X6yfFv2nzmSDp+JQnL3464vX7w9OoKYJjzoS0/53jZBR2w6b/ZLm6Y8e7iH8+mHR"
-    "x5nvn717dcOh4+v/AqEhzQF4nNVXXW/jthJ996+Y6z6sjVrqtrstUKcoEKS5i/RukiLNRR+KIqKlsc2NJKoklcTY9L/f"
-    "M0P5Y5P09rV9cCJS5HBmzpkzVJZlo9Y0PKdxNOHWj0cVh9LbLlrXYvI/zB0Zii6rHNU2xJz+G5ji2gYKt7au6X7NrazA"
-    "bmqZq6CPniamqma6ZYaZVSDPctB0Tr5vyUa6t3FNWfYhOOxvK7w3FbmW6cefLy+I2zuuXcf5eFS6pjPRLmxt4wY+XfHv"
-    "vfUc6KdNXGPzm/zbz+Gh2tWzsafhaCoTzXxEdMc+pGhe51/mr8ejDEF/968so3fcsjeRK1psaNH7FTMtvWtoDYdqbMu7"
-    "zREh8tZF4soi+iz7fjT6LJ0zGj1PD15+Rieujd6UcTTK6CpFawIVXfI3+dhtinSWjYGWrq4YOeM6MBLqeUYreyd5hkO2"
-    "5leBkII1kierO+8+cBnJtiGaug5wj5CkRrK4dJ7Ez1/EihwMoIZ1CFO80OOLGfWKo4HLycmn7tHJ5fn58cUPlOf5gFNB"
-    "E5gvMkc6gjshVq7XQ/gBAdeb5wjOqPg4drfjOUXfYzQWXDCC2T8KLKfQlyWHoCTYLl0aZAJr2XvnMf44vrVtlXZhusF6"
-    "s+LdeG3bOJhMNpfG1r3nnC53zxosqcGdb+I4TnKa6NqECBDhv1tKYFgquXknQJhtgl9JOrteAd2F6hY7PJTES1rWoPz8"
-    "z3M68P7Vx7EUBVy/M3XPf7xChm95A6fgb2c83kXwQtaEIyQ+7coKLZYg8CqF4Kxtp+LsswNDuebGbM8twB2kKnwSj9Ni"
-    "DzMcuuob1teAArgOcUqMR6k+ceKCwTEGfWy7eslO/ldM4oeuNraly5+uzy4vCgoGASvrce5gBeY0I1Qi9BTkRHI6E+is"
-    "d634iSXemkUNopSuXdqV1goB34qXpq/jVEVGCAptaMVfwXnw+Ah4JfgaVzExZGKzJ0ZpvLfQGNkQxAcpHVGVHNV3Bylr"
-    "Sy5ygWTNdVfQvfO3IRnRUASMCwedxKHY0XQRdNhlK3ExyaWBt6UVhVKmhiSMBaoJUzc+iV0FYvADsv92quCI1oTDaJS4"
-    "YSuDLT8IHamQh0J8OabaCV5tuAehQPsSWZmECDqswmywJ3Ya0wnF1XZjK8jgNGn8xvU7DhhZS6hAgIB0i/Ynr7OsMQ/Z"
-    "QJ2LYj7kDJXfliK0xaHnfRTSSdU/Jcxg4Or03+CLWy4DizVUxAoxLkx5m5SxR/+JiFACPDftBqiJHCK1DvC8UH5ZtjCx"
-    "XG/rR9F/r4mD8Ni9vgxJxXiMiTFmtOhFiAaN2dedRpDymiRhxyHVEjblepayI9pdWIESTRYpAcJ3OwCD0kEyiBjcfXaw"
-    "pJgmBAOXHol4UiGtkI5M17HxilxKHqL/Lm2YXxyfn35fpNZ0KiQqQfgwGj3qAz0OoigKi0HDRkvlcfSIRrn7YfVrvH3c"
-    "ybXMfIlxYRbOK7SPdH1AyGGaJmVty9v8WIYo1PiQ65vJdKb1gLr1jZGIAMoSTama5nvbwvmnhrmtWFgYuF4ivR5NZxI3"
-    "HftcgktHsD6FTdCnpAPp1iIhz4S0wiCBC/lYmTs+OFTK8Hk8aXYbzon8PX0oWcGY7gEeWtNMWChjOe/ANtSXfWtqsX7c"
-    "Uo8C7dA7uNq1KXQRW0nHGS4horwdEratO1xUVsngV2Kwl9PUGgqj0sajJTlouYZqBqpIyOgqAXwZErANzvMH9SIZfquw"
-    "PhWgT9PxTLzkHBSD7oIQ+xCPwFhWLfr1t2T4m2/FcmODNI+bijvBsi03yf8OhY1gPnEsHWODXsF2F5lkWdZJ5x/S+5W6"
-    "HW3DqICn7nr41kmDz7JhhdbtPTJaipaL1a2dr8WOCsXNngrHuBuwGBDOiM5ImzdbRRnYcaSQa90PXc3inR603mzNf7Pn"
-    "2I1Zgg43UMetvwPo4u9s2KhEospW0BsRihkYEFOSxI2Bl2pprhAkjZcLJAZrkWxtN5XjlMalTdT8vYfGAK3ZwS5dWbq+"
-    "rnTpgune2xi5PUKwEBP0SHirVw+zQhcfgnrzekdu33eDGpzthzQ5ib7OTugL+vns3dnF9fQIibzRliZRiKYHCXqw9/aN"
-    "Ysm+sa3ZistuRBMYuT69Ov9/VtJFPGnr6KWrET5Q6Prs+v0p2tQxntNHTI4vhjMkh5dLVES6ifVgaVnjqUKCQ0BhSfwl"
-    "sFrpFUF6KE0w1ZiN5gvlX3GNu5tUhZcWoHi1HOWeME3IDt9BroWAaYeVJfodhV/Qm/wOfED34vVOuincf49/Ohn+We4f"
-    "fBjS5fsf6OL0F0RzlSYEj9XfOJ7RZbrw4hi5emzbeFib7fdbu70sHyqa6KTUKgzNX+Tlr1mGjr5wgX87vDnLDVDvqIOh"
-    "6d4BVaJh+oVbz9NvAPmG+/MPE73P5qP/AXW2gho="
-)
-#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
-#: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"add","title":"Add a task.","description":"Add a task.\\n\\nIts '
-        "effects are undeclared: assume it changes things (it may write, delete or reach "
-        'the network), and run it only when the task asks for what it does.","inputSchema'
-        '":{"type":"object","properties":{"title":{"type":"string","description":"What to'
-        ' do"},"priority":{"description":"How soon a task matters.","enum":["low","high"]'
-        ',"title":"Priority","type":"string","default":"low"},"due":{"anyOf":[{"type":"st'
-        'ring"},{"type":"null"}],"description":"When it is due","default":null},"tag":{"a'
-        'nyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}],"description"'
-        ':"A tag; give it again for more","default":[]},"home":{"format":"path","type":"s'
-        'tring","description":"Where the list is kept","default":"."},"force":{"type":"bo'
-        'olean","default":false},"verbose":{"type":"integer","minimum":0,"description":"S'
-        'ay more","default":0}},"required":["title"],"additionalProperties":false},"outpu'
-        'tSchema":{"additionalProperties":true,"type":"object"}},{"name":"list","title":"'
-        'List tasks.","description":"List tasks.\\n\\nIts effects are undeclared: assume it'
-        " changes things (it may write, delete or reach the network), and run it only whe"
-        'n the task asks for what it does.","inputSchema":{"type":"object","properties":{'
-        '"done":{"type":"boolean","description":"Only finished tasks","default":false},"l'
-        'imit":{"type":"integer","description":"At most this many","minimum":1,"maximum":'
-        '100,"default":10},"verbose":{"type":"integer","minimum":0,"description":"Say mor'
-        'e","default":0}},"additionalProperties":false},"outputSchema":{"type":"object","'
-        'properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["r'
-        'esult"]}},{"name":"tags_rename","title":"Rename a tag.","description":"Rename a '
-        "tag.\\n\\nIts effects are undeclared: assume it changes things (it may write, dele"
-        'te or reach the network), and run it only when the task asks for what it does.",'
-        '"inputSchema":{"type":"object","properties":{"old":{"type":"string"},"new":{"typ'
-        'e":"string"},"dry_run":{"type":"boolean","description":"Only say what","default"'
-        ':true},"verbose":{"type":"integer","minimum":0,"description":"Say more","default'
-        '":0}},"required":["old","new"],"additionalProperties":false},"outputSchema":{"ty'
-        'pe":"object","properties":{"result":{"type":"string"}},"required":["result"]}},{'
-        '"name":"output","title":"Read back the full text of an answer that was cut.","de'
-        'scription":"Read back the full text of an answer that was cut, a page at a time:'
-        ' the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSche'
-        'ma":{"type":"object","properties":{"ref":{"type":"string","description":"The ref'
-        'erence a cut answer names (`full output: REF`)."},"offset":{"type":"integer","mi'
-        'nimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"'
-        'required":["ref"],"additionalProperties":false},"outputSchema":{"type":"object",'
-        '"properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"typ'
-        'e":"integer","description":"The full text\'s length, in characters."},"text":{"ty'
-        'pe":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description"'
-        ':"The offset of the next page; null after the last."}},"required":["ref","offset'
-        '","length","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":'
-        'false,"idempotentHint":true,"openWorldHint":false}}]}'
-    ),
-}
-
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
 _LAZY: dict[str, tuple[str, ...]] = {
@@ -1089,6 +939,180 @@ if TYPE_CHECKING:
         def read(self, message: object) -> None: ...
 
     _Answer = tuple[int, str | list[str], dict[str, str]]
+
+
+# ---- What the tool says about itself ----
+
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
+#: `taskr schema`, `--llms`, `--skill` and `completion SHELL` print them.
+_DATA = (
+    "Y29tcGxldGlvbjozNDQ6NzgzLGlucHV0czo1NzU6MTgzNyxsbG1zOjEzNjI6NDI1OSxzY2hlbWE6MzY1NToxNTUwMixz"
+    "a2lsbDoxODA2OjQxMjIKeJydUrFuxCAM/RXETKrO7XR7pUrtcEPEQA8SrCM4ApJTVPXfayBJ006nLiHYz8/PD3/yPuA0"
+    "Rv7UtpwL+iTVRy74GcOV3SBZlqxhOciwozNe4wOXouVKa4KdtGaqhGvUQUwUfqFjB8ucqLTEH4xXgyHMW/kp1X1BScEv"
+    "OAzK6yqndGileKSyljfNGAADpKU2whtxWOgtXXkOESQraho9mRzz6HObszWeQWIQWU0ULup5wJyyhmfWw2wyVPUKPOsw"
+    "sAHDXmJxKLwduJU3mGJOnjnTX82YNjAVX0xR43G9SOEn53atc8nOJnxg/Em+q2VtWlBVX6dcNNXG6u/BFJ0RW/Wrdwvr"
+    "wEO0Rlf/N0EOBkjHkRP1yY9kSTl5vtwva39Ptr3lUU9YmjD5wqLG0S2/xUUiulmV/muC+OsJTRQQEy0MrW/2lkergtHr"
+    "Qq9LdFcvKb++AV6V9xN4nLVUwW7bMAw9t18hCDtsQJo4OWanHTbs1mIbsEMQrIpN22plyaPoZkaRfx9lp4GceG0Oi08y"
+    "8UTyPT7xWmXZ1epZvvNpCZWSS1kS1X45mz14Z2/66NRhMctQ5TRbJIvkZr6Y7eETSW0NfMttHiAl/q/R1YCkwcvlsyRN"
+    "BrpDD/OE2hYMy8CnqGvSznL4Z6lIkBOZk7uQQjvU1IZ7Q9xXtxXeOSuUIOUfRaWIAP2UE4JtKrlcSeO2/FfqopTryUt9"
+    "efeScjLSSa4aQxwKV7l81nQdK9ve5pzxuPfd5BCxjTFytz5lA1ZoEtqLkCsqES5wBVLFsIImqPypTLtDtwpRtWeU/sS6"
+    "FB9FoZ8gdKAKpa3IHYrK4aCT1ZqTl67qqDKAleTrtaJyVKIjegiCShBG+47lI9Q0UHIaWuesaTz7jXMGlI2BuTIeGPoE"
+    "uHE+BmtLUAAyuNJWV2G2yXEj31V7wivZcTqE341GyIIfegewUGx0HS4qcxdZdN/Bar2+Dmwu+BQyZ/+lRkzq1ppW5MzZ"
+    "l5B1LvdjihldaRrV68gQxBLxlKjkOVXsuFjROZ/Vn/05SaIy8+T/T+XNAbB1vUCwqoILzsGZbPSlWdiOxjNsf2Fjzx2d"
+    "Z/pbXmcxfcLmwi4PpHoK5zi9V+pqFZZIF3AN1U1n/te1Q8jfXuY/eDMwkJeETYE3ddrwIrJ+CyjCaL14f59zYdEXXYpv"
+    "n7/cf+g2hstzD+OuHupzkOG1hxDbPDJ2+I7lC7zOEO4vhpxv23ic3Vjfj9M4EP5XrLwsK2Wj5bWLkJCOE5zQgQCJh21F"
+    "3GTSmCZ2zna29Fb93+8bOy1pG2BX4l7Yp8Sdn998M57sfeKNaVwyu71PtGwpmSU1NV2SJiW5wqrOK6Nx+Icp+pa0l/wu"
+    "WCcV2nhRyKaRy4Yy8VIWtciDtdtFxrZyoZzwNQnXyYKuHHXSSk+lKEzbSl2KTvpamAoyEOysWVnZZuK1vjNrEjJ4EdKJ"
+    "vNv6mr1Kt7ZZtxXP2PpzcXX1xeH44tmdbHp6fpGLjYLBfHjPYeKvD2//Fmb5hQovWumLWukV3EkfjF/AttJd7z8UNbUy"
+    "vxHKC6ndhqwTRlNUJ31HjekIJ8L50vQ+Ffn9PDHreTIT3vaUinlSSi/5PcuyXZ6KTW0ciZxP8+iZ4Ay637yJJ1JYcn3j"
+    "Y0TAgBGVeh8wDmIRlsCMcYDTqHBwxPBaYAUwIT24U95RU11m4oWopGr6IBCT+hZ3JRsXAidrjeUT/LRWupwnfNqSc3JF"
+    "8QWoweVuNwAsEae++pesEfQViBWmpBuRzxMHevSObc0TWTBTPlv6p1eWYDXnsgOEWCNNX/3tAkAxP/Z8aJSGgDfC9lqw"
+    "RHZeezeAt0fGCboju93bSDl7EXJyAZZDhI7xaAzqH8FgwIreiycteZmhjLpgct6cu4xVE+9f/pmDsiu4XMpiHSKv+qYR"
+    "HpFeToR6dbXkwuecjgMJ9Da0i5tFXr0J2XJF1AD6kEN8CcQE6vnAO6XTwMkDHRktQei6DN06onEyu0/8tuNWjkTCz2iu"
+    "jqxXhE6/3+3SZMzEByjs0sN4kGV5Nh1elCX3KxLP5nquX3MJqgqWUAOwr9clFQ2eyhl47DBIuNGKWmoG03NTOvFEcYtu"
+    "xcYqD2KW1JBHz1n0CE8WRluT3xi7vkxDZZkk0DG6gVJNOohwDPCxdqKC6ib0lRelQfkfiVLilW9oJOa8RaBnuX+K0wQ+"
+    "kh2bUAYJbFnvWO6V2QhnUMsIFA8Fj5bksEj3LSZw0pgN3mq1qpNFuvefvNubTCciqSTGAY5YFe7LPkQMqr2twkw/1uAy"
+    "DicazE12i/NsKKDKswe2Ri5YAR68XB17QLVadw7T7hCttFZuH+D6BXBZ3YiVugv0kCupdKhia+xRJLcLGK9NG1KFAJCE"
+    "Ol8mkxCdpAc+MlEa5UKWa+r8EZIZhw6rxbj2S9wWJPVYMAxQiGL6LDHrR8KYlrQiC+FWadVyba9PA/kApp/mdc2NuR+Y"
+    "zIfIAACFnlOsKJt3I4ruIzjt5WnpcFGdUH7c1wzIGV5vGCWmq/uNGrvEGP1Obce5v2X/FSroaty/AYSp+jeqVX6y+if0"
+    "BgqG0eRlhy+DMT+e4ll+HZ6vr0dunl7/eo49jk4/BjMuJPz00EFwQvLBwGLMRQwCB3qEt9Os3ofjMEVXvxEpTVNOYqdp"
+    "M3le2u1nxPRQHjvOFfGNucAT4f8dYJxUTOHRQ+yhrDsB5gHkip4meCXLicWOv0+wkg87Y1jUNzJsjuBFWAcFjsBG1dIs"
+    "qFqqcMnogvh6USAoH0b9C+58u4ahsLFrcbx7ZlB9NHGg8/Ml5eNRXDIsvkNKjAr6IQ8ZR2xmYde9DDehqSpH0/PtmBwH"
+    "DvxoJI4H3mjE8d956apfz5oJqH6UI+dCeoXF4ufz/eOYNSh0VEy5ypg9Ft9DYdvjcQiB7/R6/OFsffsWz8+WKI4iphM/"
+    "rCl8RwWe3gjWEbLygchYgaTz2UTLVMkBkkP+Q9RDjLyASY2v1fDvgAFbWfKkeYVY98sGQsMDPgTvKB7Hj05871DbGU/a"
+    "j6VRKf3J2KYcye52i91/U5PI2Hic7Vv9btvIEX+VhVDgZICSHSd37clpACPNNenlC3GAQ5EK8opcSYwpLm93aUfNGejT"
+    "9MH6JP3N7JIiKcWSnSsQFM4fjigud+d7fjMcfe7FWWoLFfdGvaPhw17Uy+VS4cJJe2FweamMTXXOtx8Mj/DNtDRzpSZG"
+    "/VqmRtlJsXILXvDkzw+HP2JBomxs0sL5x35WqhBSOD1ItMBZboglunRF6Xqjzz3nVnSa+uTwdZEWKqkur6PePNNTmU2k"
+    "mdve6MPnirbB4KPF3lHPrQq6ts6k+RzXgSZsMZOZVV1SZG6vlBFXqVsInSvxt7M3r4XKL1WmC4VvhHUJKDvxK6S4lFmp"
+    "RF8bMRAz/MXtND+IhFsokeZgQEiLZbyNnn5UsRMXaqUSMV2JQhoQ63AcE30dNagP3Ec9u9DG0Vd6CzMqL5fgulfxSjIZ"
+    "7+TR703kLqWLBD0sQDo9LfqJmskycyO+PNhG1GCWZmpNTCHdYrdcr0zqFEslSHihjIpErh3UHoQ64vvTlVNW6BkWinQp"
+    "51glyyTVRKJaTlWSQHowKl2aGJKXbDDfWZET+VCZpQ3fnr5/PjiOxHA4jETqrGeuPgkKUiCSzwuG1GAzUdNyvmZwqnWm"
+    "ZL6bR6jqSjgjYzWV8QXzkOZQby4zoYzRxrbPcelSaVZyOAnanCqz+6BY5rHKmPpYL5cyT4SckR25RWoFrlfCqljniSX5"
+    "nIdzzj0RHZ0u5ae1sQU6iOr5XoTAjBo6hXzXFMQLmHcMqqz3hlmZZV4NVl5CheQt58EU3z376Vz0j0awB6hzmcK/oPgc"
+    "epsrf4KDEqDkYJ1+UYcTW6RZNkhSc2vbJFvs0Ej2J4i9wBq4YrI7R8YLtZR3MJUCDuwZC7FVJDoul2CZYwlFnqDZ7+wB"
+    "rMg6JRMiypR5Tr7fImOWqiy5fazjEOZZiETFDLnZYJBlSzsSnkqdZysmFfEK8nBex4l2DlpkCbeIUZ+KTKZ3CL3+NK8M"
+    "+L7m76FzH2Jj7C9mRi93SmMqXby4rQ1gp2C2MsvAOgfslymFk89pElXaiHxQv/aU/PTi5TPWVxX1SW91sshSupLxQvQr"
+    "C6ZQpLIZi7RjvR/11N7BA1mHgeeRoADEXBgIaMCKY35IUKQ5nVPIrJzo0cFelEk7APdFhkyV3MHU2xT6PMBSqVLtQiHQ"
+    "O/Iwonq1H01Zpq8QqGFbZezSS/XVhJGEGvtVCqdsovcjidm5M+KgE34tQQC+Fa9PXz1rh3eLfNI3qlDSyWmmDk6Co+R6"
+    "qhPSci6mipYp2Og54i62qfBXcs4Aw3qxw0bbhK+UbeKM1R1EGXhY+eTbIBzuqwAPV3TrEMG94nDEruIW0nnWZqmxjnRg"
+    "GVhpxk0XkJ/o50pRxt9g158ZTLjWFisVqQ8bAtyQEKarQlpLALGjMIpxXxe6q0MJ4uXi1dO3bCP2kBAJ+WE6A7d7Gc8y"
+    "Lu4COJS5VBuk1HQIDdFzbNrPgpmzAQvvLvAn+BNYqTJHyG+U1fyupWGd7EVNVVV8jYbCHoJcSH1K99MF7C7L7nwsDOGU"
+    "oIs4o21E/+znFy9fDpfJwW4igNyr5NlIpOKxz4RPqPqQdUSwcmWDUxC+7SbJ/iyT84iSURRkH4liVRjNJQhSVkgCnqwr"
+    "ckRQNkV4ORFlnigCAVwYEK2WtjUp2EX6EyhZ5BA7XaqccOi63POQjSo2gMpJVb89OsI/SBPOHcsgqtO8ARnJl1lifVhu"
+    "VEXkiEuSRgikdBoFcFZRF/nsQcvAaWp0zhDKR7tq3wOR6XzOIRZfMTkNcEowIkFQJaS8DlprBiJ/2homi9eROGL0miOG"
+    "HVDeiql2oUOED/pAvBQCLMt2KQsWGxG5TJMk46LFAJ+bBLWgortYiqrQIqqzcIOsVBK24bjtwShSAZ6dRfyxDZ/pgMr3"
+    "q1vnB0BocwiDKpI2xKUa2yJGufSflVpe6QRlBczFGWzh9IXKmXQ2j1pNlKWRjB7/li4n1gET/vYkEh9evD57P47E48dn"
+    "fz978oQrL9gWhWxVoiYCIyrhAi81YgrZXygwNoUUYFqZ1hdI6emFalUNVtcFGgRL9k5HU/pj7lOq+SjCSU8qMVSC9NI6"
+    "7hC8p+emyl0pmMjj+s6E5BOU+4Q3enz4hZsEc8k0pJcpne69S4pQfnIGI0KojvVbjERpyScpFNPTXlWe0pkm3MIIlnGG"
+    "9vJNvTJUbBT5T+9U+M9dDBzYLYACDD9IUM8TOxKP/TMjwg5PaD+Pg2tELD4QXB0H9e3Ct2xp7KL2C6g28rmWbDfl50K/"
+    "A2YNIvtt3DgiaUCZK2T6PLULWDrRMelAVGxCTZEsgxn2PSYWr7FW8hovbVhIThZtYTmoROB0DBsk/I9aBaEO9oSShcFT"
+    "vTrAUbha3/bLU+57rLEfdxGYtJDTNuAmaOJQ/uD4ex+CSBMzmWYqGVJXqsrHzZaUTJKNztdpQg5NjTTSmJrNEJ3JAhBa"
+    "Joi3y0I7uBxuxdKgxICPcC/Mgm3uwXTbXi51zd7MFgwKDjYy1y8kV0TiRG8AAm3oxL1ALecTrIGoGq0pf7VI54veuN1l"
+    "KbcRWsPQZHfC/WVdOdBm7d6KnHd3/zC+ke4P4w3lQDHzEzEnkyADmlM2psC/hBG1j1vAGPcpOSsZDTcs4Ze6CcHoMaWM"
+    "UDgW5CUFs9Ozn99Nnr959axT+msT71v8hMP5ugu1pto2tol1mbeaj5c37njUZeZMrryQamxgEdd935abxoR1fCtuEnoo"
+    "QA1/qD72Fs4VdnR4SDk+9CWG2swPEwOHPTw+Oj4aPDg+rLsv8Nc3M3aDQL/vtFK32CBmGZcqhiX6gv4iv1nnHQGeSiGa"
+    "voV3pkS9zN42nvHe0t4VD1GW5s509wY1IRs3pDGSvAc179JuPtClL0SNxsLgF9iZosyWG9dNvXyodxhfd++A98Asu+Et"
+    "BBXsBUdKV9qtxHFjcTd/KOi2Mwe4ZgEutt5DiHdbbyDZmRWhgcbdyv5JsdBRmm2RelcyTNWahvG3r0Yv7vH1uBI95YCe"
+    "nMJZuUXTKf8rLDDxCYo2QO7Cf/W1/zDhbDhBOiVeQ+e6+mjKwm++TC2ln0miCoVCIY85PSizRHoKHaK6r116idZRYJ3g"
+    "qMaIMxmo83cZQFEhqc2FLSTHNd5hoj5JAhLWR2nGGb9H3LhZjT6XbujqxuTZq1Mmnmuvew7gZzXXcBQDURc4grnDL+TK"
+    "qDq/9/bLWbiddMnoS6YYaKQdEGsDrL/JUQdwGL4xpzaOoAdwAiXW1gldp1jbest7dh99c7ptZWoKC5Rxcap/i7VOuruU"
+    "9YUs20zN2N2n1c24splGe1XyXC9eN2/hE+mSdHtThlyn0a6zewuAoLYnJ09BI5MTTxssvyRGyeLsrSDmVJOLJlswJqAb"
+    "9RBvjzm6lL0hhO3rAZS6TOI6GOjZzGu62bGjtz57NsnDwQ82JH/qIHjr1m+qmnp6EFHvInw+OrpHSR2UtLez30Oke4h0"
+    "D5FuA5ECxuHk6iOuj+fEwV7waV5CPUE4jVA+/lbxFWeR7Sl2d5bYSMM+N2xLwncP/6088vun+j2zOlARdT75qrv3O/6a"
+    "IeX89+kg6R2TBD4h1MtzdXWb5cAOZjXw7nML+LCtacV2YSFb6k53cQO9jy2KbNXpOd2n8K2Z5T5T32fq+0z9f93MoLC+"
+    "TYUUv7d9jzDNstszPzficCto/2/rY5+riIX9a+RaXu3z3oaZAZ5s85N4J+I8jMQ9ffWX//zr3zRFA/u8ove11PBpDOm1"
+    "U2/9Zmv/rFv5yB6vLLZnFKNmDZMJQ4XDRF0GAzm8PBo+HPKc8PVWrBn2GjdlVc+FdkGHTLa8UA4zu/U8k3TiSvLL8QgA"
+    "hV5D0wgaoAo8yo/6gmgFYBMrasSk+T/y9Swpv4M3F/S6k1715p0X40M8+tVCJ5ndCrsAW1h1ywbE0dd3MOjfN4sjvvAk"
+    "2+OWuBJEuBkMCMKrfO4We2D4902zg6X4B/kd9Hp+gPt4rp37mnHP39jolK7p2dWvJCo8O2T5ZLo8gk6GfiLomebLaEk/"
+    "aujGL2+AtVUF/qPqpw5M4/geod0jtG8IoW1mjjpLHD04fvjo+x/++Kcf5TRG/GLeNjBP9fOT7mpRxVdxJEKgFD729bbA"
+    "pDtEn23+u85ArWl/P0DWP+cgUw3Y0JTVwfDGINZFNOsccEN/otl96Eb9LQFjF9QZN2B05QMNOE1oeRLrRPF5DaPe2qJ/"
+    "35xB9nuIPtBFfDE8pctIxO7TkO/0DyIeT1yP3pJ0S6sSFlpNSoDrd6eDgHpSjU4qaTIaGYdQzfAZ9vQUKf5kV5Y/Hfg5"
+    "HkZ3dGQ9W0gQDmY2l5eqRWOrtrgblX6LSlhP6e+zT7HipQfr0akQBiLBA5ievBYpjdLldsSc5qJEYAEMJKUROSUNQuU2"
+    "TcjaFyAyU4bmsApoLwysSTEt563zfdXTOvx4j8OBD3FoJuckakQKRtQs9+o3c+EXJRbu1pn0NOojE92iY7MMbFD06Ha6"
+    "oZFy4hVVW8rzwUQWkCsf4WfRT4RVPqF/GLfo2FoxNkj54cd9pIOC8IIAsdugKgwT0oggzcElnhBaR5mpRcq6NG1axvEt"
+    "hWEkDd1ZJ+ofpPmRYILu/DuzrKOJLeV3ffb3ezDvgNfoPK6faKyPf2tVTSn6fU/YGXjWMAw6p/yLERpVXm1x1Va136Lo"
+    "h/2kEdyBpBG1RqKTNKHh0zyxEXwjzLQT1cHB+eBRo/Ch99e4WFCRxEVQopXX6Sz1Pl79CCLqlkuxLrOEl04V/1LGqfyE"
+    "B37BgB9zrF6Mb8aIuqfRZP/h0W72X6yfFv2nzmSDp+JQnL3464vX7w9OoKYJjzoS0/53jZBR2w6b/ZLm6Y8e7iH8+mHR"
+    "x5nvn717dcOh4+v/AqEhzQF4nNVXXW/jthJ996+Y6z6sjVrqtrstUKcoEKS5i/RukiLNRR+KIqKlsc2NJKoklcTY9L/f"
+    "M0P5Y5P09rV9cCJS5HBmzpkzVJZlo9Y0PKdxNOHWj0cVh9LbLlrXYvI/zB0Zii6rHNU2xJz+G5ji2gYKt7au6X7NrazA"
+    "bmqZq6CPniamqma6ZYaZVSDPctB0Tr5vyUa6t3FNWfYhOOxvK7w3FbmW6cefLy+I2zuuXcf5eFS6pjPRLmxt4wY+XfHv"
+    "vfUc6KdNXGPzm/zbz+Gh2tWzsafhaCoTzXxEdMc+pGhe51/mr8ejDEF/968so3fcsjeRK1psaNH7FTMtvWtoDYdqbMu7"
+    "zREh8tZF4soi+iz7fjT6LJ0zGj1PD15+Rieujd6UcTTK6CpFawIVXfI3+dhtinSWjYGWrq4YOeM6MBLqeUYreyd5hkO2"
+    "5leBkII1kierO+8+cBnJtiGaug5wj5CkRrK4dJ7Ez1/EihwMoIZ1CFO80OOLGfWKo4HLycmn7tHJ5fn58cUPlOf5gFNB"
+    "E5gvMkc6gjshVq7XQ/gBAdeb5wjOqPg4drfjOUXfYzQWXDCC2T8KLKfQlyWHoCTYLl0aZAJr2XvnMf44vrVtlXZhusF6"
+    "s+LdeG3bOJhMNpfG1r3nnC53zxosqcGdb+I4TnKa6NqECBDhv1tKYFgquXknQJhtgl9JOrteAd2F6hY7PJTES1rWoPz8"
+    "z3M68P7Vx7EUBVy/M3XPf7xChm95A6fgb2c83kXwQtaEIyQ+7coKLZYg8CqF4Kxtp+LsswNDuebGbM8twB2kKnwSj9Ni"
+    "DzMcuuob1teAArgOcUqMR6k+ceKCwTEGfWy7eslO/ldM4oeuNraly5+uzy4vCgoGASvrce5gBeY0I1Qi9BTkRHI6E+is"
+    "d634iSXemkUNopSuXdqV1goB34qXpq/jVEVGCAptaMVfwXnw+Ah4JfgaVzExZGKzJ0ZpvLfQGNkQxAcpHVGVHNV3Bylr"
+    "Sy5ygWTNdVfQvfO3IRnRUASMCwedxKHY0XQRdNhlK3ExyaWBt6UVhVKmhiSMBaoJUzc+iV0FYvADsv92quCI1oTDaJS4"
+    "YSuDLT8IHamQh0J8OabaCV5tuAehQPsSWZmECDqswmywJ3Ya0wnF1XZjK8jgNGn8xvU7DhhZS6hAgIB0i/Ynr7OsMQ/Z"
+    "QJ2LYj7kDJXfliK0xaHnfRTSSdU/Jcxg4Or03+CLWy4DizVUxAoxLkx5m5SxR/+JiFACPDftBqiJHCK1DvC8UH5ZtjCx"
+    "XG/rR9F/r4mD8Ni9vgxJxXiMiTFmtOhFiAaN2dedRpDymiRhxyHVEjblepayI9pdWIESTRYpAcJ3OwCD0kEyiBjcfXaw"
+    "pJgmBAOXHol4UiGtkI5M17HxilxKHqL/Lm2YXxyfn35fpNZ0KiQqQfgwGj3qAz0OoigKi0HDRkvlcfSIRrn7YfVrvH3c"
+    "ybXMfIlxYRbOK7SPdH1AyGGaJmVty9v8WIYo1PiQ65vJdKb1gLr1jZGIAMoSTama5nvbwvmnhrmtWFgYuF4ivR5NZxI3"
+    "HftcgktHsD6FTdCnpAPp1iIhz4S0wiCBC/lYmTs+OFTK8Hk8aXYbzon8PX0oWcGY7gEeWtNMWChjOe/ANtSXfWtqsX7c"
+    "Uo8C7dA7uNq1KXQRW0nHGS4horwdEratO1xUVsngV2Kwl9PUGgqj0sajJTlouYZqBqpIyOgqAXwZErANzvMH9SIZfquw"
+    "PhWgT9PxTLzkHBSD7oIQ+xCPwFhWLfr1t2T4m2/FcmODNI+bijvBsi03yf8OhY1gPnEsHWODXsF2F5lkWdZJ5x/S+5W6"
+    "HW3DqICn7nr41kmDz7JhhdbtPTJaipaL1a2dr8WOCsXNngrHuBuwGBDOiM5ImzdbRRnYcaSQa90PXc3inR603mzNf7Pn"
+    "2I1Zgg43UMetvwPo4u9s2KhEospW0BsRihkYEFOSxI2Bl2pprhAkjZcLJAZrkWxtN5XjlMalTdT8vYfGAK3ZwS5dWbq+"
+    "rnTpgune2xi5PUKwEBP0SHirVw+zQhcfgnrzekdu33eDGpzthzQ5ib7OTugL+vns3dnF9fQIibzRliZRiKYHCXqw9/aN"
+    "Ysm+sa3ZistuRBMYuT69Ov9/VtJFPGnr6KWrET5Q6Prs+v0p2tQxntNHTI4vhjMkh5dLVES6ifVgaVnjqUKCQ0BhSfwl"
+    "sFrpFUF6KE0w1ZiN5gvlX3GNu5tUhZcWoHi1HOWeME3IDt9BroWAaYeVJfodhV/Qm/wOfED34vVOuincf49/Ohn+We4f"
+    "fBjS5fsf6OL0F0RzlSYEj9XfOJ7RZbrw4hi5emzbeFib7fdbu70sHyqa6KTUKgzNX+Tlr1mGjr5wgX87vDnLDVDvqIOh"
+    "6d4BVaJh+oVbz9NvAPmG+/MPE73P5qP/AXW2gho="
+)
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"add","title":"Add a task.","description":"Add a task.\\n\\nIts '
+        "effects are undeclared: assume it changes things (it may write, delete or reach "
+        'the network), and run it only when the task asks for what it does.","inputSchema'
+        '":{"type":"object","properties":{"title":{"type":"string","description":"What to'
+        ' do"},"priority":{"description":"How soon a task matters.","enum":["low","high"]'
+        ',"title":"Priority","type":"string","default":"low"},"due":{"anyOf":[{"type":"st'
+        'ring"},{"type":"null"}],"description":"When it is due","default":null},"tag":{"a'
+        'nyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}],"description"'
+        ':"A tag; give it again for more","default":[]},"home":{"format":"path","type":"s'
+        'tring","description":"Where the list is kept","default":"."},"force":{"type":"bo'
+        'olean","default":false},"verbose":{"type":"integer","minimum":0,"description":"S'
+        'ay more","default":0}},"required":["title"],"additionalProperties":false},"outpu'
+        'tSchema":{"additionalProperties":true,"type":"object"}},{"name":"list","title":"'
+        'List tasks.","description":"List tasks.\\n\\nIts effects are undeclared: assume it'
+        " changes things (it may write, delete or reach the network), and run it only whe"
+        'n the task asks for what it does.","inputSchema":{"type":"object","properties":{'
+        '"done":{"type":"boolean","description":"Only finished tasks","default":false},"l'
+        'imit":{"type":"integer","description":"At most this many","minimum":1,"maximum":'
+        '100,"default":10},"verbose":{"type":"integer","minimum":0,"description":"Say mor'
+        'e","default":0}},"additionalProperties":false},"outputSchema":{"type":"object","'
+        'properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["r'
+        'esult"]}},{"name":"tags_rename","title":"Rename a tag.","description":"Rename a '
+        "tag.\\n\\nIts effects are undeclared: assume it changes things (it may write, dele"
+        'te or reach the network), and run it only when the task asks for what it does.",'
+        '"inputSchema":{"type":"object","properties":{"old":{"type":"string"},"new":{"typ'
+        'e":"string"},"dry_run":{"type":"boolean","description":"Only say what","default"'
+        ':true},"verbose":{"type":"integer","minimum":0,"description":"Say more","default'
+        '":0}},"required":["old","new"],"additionalProperties":false},"outputSchema":{"ty'
+        'pe":"object","properties":{"result":{"type":"string"}},"required":["result"]}},{'
+        '"name":"output","title":"Read back the full text of an answer that was cut.","de'
+        'scription":"Read back the full text of an answer that was cut, a page at a time:'
+        ' the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSche'
+        'ma":{"type":"object","properties":{"ref":{"type":"string","description":"The ref'
+        'erence a cut answer names (`full output: REF`)."},"offset":{"type":"integer","mi'
+        'nimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"'
+        'required":["ref"],"additionalProperties":false},"outputSchema":{"type":"object",'
+        '"properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"typ'
+        'e":"integer","description":"The full text\'s length, in characters."},"text":{"ty'
+        'pe":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description"'
+        ':"The offset of the next page; null after the last."}},"required":["ref","offset'
+        '","length","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":'
+        'false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -5803,6 +5827,20 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     if isinstance(error, CommandError):
         return error
@@ -5816,6 +5854,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
@@ -9671,6 +9710,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server
