@@ -275,11 +275,11 @@ def _input_schema(tool: Any) -> Any:
 PATHS = {"path": st.text(min_size=1, max_size=12).filter(lambda s: "\x00" not in s)}
 
 
-def test_the_schema_and_the_tool_agree(tool: Any) -> None:
+@pytest.mark.slow  # NOTE: a property test of drawn inputs, each a run (docs/contributing.md)
+def test_every_input_the_schema_allows_runs(tool: Any) -> None:
     """Every input the schema allows runs (hypothesis-jsonschema draws them, as MCP clients
-    and tests/test_one_path.py do); the inputs it refuses for a group are refused."""
+    and tests/test_one_path.py do)."""
     schema = _input_schema(tool)
-    validator = jsonschema.Draft202012Validator(schema)
 
     @settings(
         max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
@@ -290,6 +290,10 @@ def test_the_schema_and_the_tool_agree(tool: Any) -> None:
         assert result.exit_code == 0, (values, result)
 
     runs()
+
+
+def test_the_inputs_the_schema_refuses_for_a_group_are_refused(tool: Any) -> None:
+    validator = jsonschema.Draft202012Validator(_input_schema(tool))
     for refused in ({"name": "a", "ref": 1}, {"ref": 1, "csv_out": "a", "json_out": "b"}, {}):
         assert not validator.is_valid(refused)
         assert tool.invoke(["export", "--json", json.dumps(refused)]).exit_code == 2
