@@ -1,5 +1,6 @@
 # burgee: joins boot
-# burgee: section start: _pieces _order _compiled _entry _sealed _store
+# burgee: section start: _pieces _order _compiled _entry _sealed _store _compile
+# burgee: in the code: _stand_ins _stored_section _read_owned
 """The start of a generated tool: burgee's runtime, compiled once and then read from a private
 cache.
 
@@ -379,7 +380,7 @@ def _missed(path: str, namespace: "dict[str, Any]") -> None:
             f"code of {path} is not there (edited away); regenerate the tool"
         )
     piece = padding + "\n" * code.count("\n", 1, begin + 1) + code[begin + 1 : end]
-    exec(_compile(piece, path), globals())  # noqa: S102
+    exec(compile(piece, path, "exec", _ANNOTATIONS, dont_inherit=True), globals())  # noqa: S102
 
 
 def _compiled(
@@ -536,10 +537,12 @@ def _boot(
     release = _hold_interrupts()
     try:
         hot, sections, order = _load_code(path, namespace)
+        # NOTE: exec of the module's own code, as the interpreter would have run it; the code
+        # that always runs calls no function of a section while it is defined, and defines
+        # `_stand_ins` (`in the code`: a script compiles the start-up code on every run).
+        exec(hot, namespace)  # noqa: S102
         if lazy:
             _stand_ins(namespace, lazy, sections, path, order)
-        # NOTE: exec of the module's own code, as the interpreter would have run it.
-        exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
         _stop_starting(namespace, path)
