@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 813: the first handler from handlers.py
-#     line 925: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11911: the tables (commands, groups, errors, result shapes)
+#     line 726: the first handler from handlers.py
+#     line 838: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11913: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
 
-    def _pieces(code: str) -> dict[str, str]: ...
-
     def _compiled(
         path: str,
         namespace: dict[str, Any],
@@ -38,6 +36,14 @@ if TYPE_CHECKING:
         key: tuple[str, str] | None,
         entry: str,
     ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
+
+    def _stand_ins(
+        namespace: dict[str, Any],
+        lazy: dict[str, tuple[str, ...]],
+        sections: dict[str, Any],
+        path: str,
+        order: dict[str, str] | None = None,
+    ) -> None: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -310,14 +316,6 @@ def _owned(found: os.stat_result) -> bool:
     return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
 
 
-def _read_owned(path: str) -> bytes:
-    """The bytes of the file at `path`, when it is a regular file of this user's that no one
-    else may write, opened without following a symlink; else OSError (FileNotFoundError when
-    there is none)."""
-    with _open_owned(path) as stream:
-        return stream.read()
-
-
 def _open_owned(path: str) -> BinaryIO:
     """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
@@ -421,11 +419,6 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
     return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
 
 
-def _compile(text: str, path: str) -> CodeType:
-    compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
-    return compiled
-
-
 def _load_code(
     path: str, namespace: dict[str, Any]
 ) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
@@ -473,7 +466,7 @@ def _missed(path: str, namespace: dict[str, Any]) -> None:
             f"code of {path} is not there (edited away); regenerate the tool"
         )
     piece = padding + "\n" * code.count("\n", 1, begin + 1) + code[begin + 1 : end]
-    exec(_compile(piece, path), globals())  # noqa: S102
+    exec(compile(piece, path, "exec", _ANNOTATIONS, dont_inherit=True), globals())  # noqa: S102
 
 
 def _used(stream: BinaryIO) -> None:
@@ -492,28 +485,6 @@ def _head(name: str, stream: BinaryIO) -> memoryview | None:
     if size > os.fstat(stream.fileno()).st_size:
         return None
     return _unsealed(name, stream.read(size))
-
-
-def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
-    """A section's code read from its entry, when it is there whole and right (its digest);
-    else None, and the entry goes (the next run writes it again)."""
-    import marshal
-
-    entry, start, length, digest = where
-    try:
-        with _open_owned(entry) as stream:
-            stream.seek(start)
-            data = stream.read(length)
-        if len(data) == length and _digest(data) == digest:
-            code: CodeType = marshal.loads(data)
-            return code
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
-    try:
-        os.unlink(entry)
-    except OSError:
-        pass
-    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -556,10 +527,12 @@ def _boot(
     release = _hold_interrupts()
     try:
         hot, sections, order = _load_code(path, namespace)
+        # NOTE: exec of the module's own code, as the interpreter would have run it; the code
+        # that always runs calls no function of a section while it is defined, and defines
+        # `_stand_ins` (`in the code`: a script compiles the start-up code on every run).
+        exec(hot, namespace)  # noqa: S102
         if lazy:
             _stand_ins(namespace, lazy, sections, path, order)
-        # NOTE: exec of the module's own code, as the interpreter would have run it.
-        exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
         _stop_starting(namespace, path)
@@ -642,66 +615,6 @@ def _pause_collector() -> Callable[[], None]:
         gc.enable()
 
     return resume
-
-
-def _stand_ins(
-    namespace: dict[str, Any],
-    lazy: dict[str, tuple[str, ...]],
-    sections: dict[str, Any],
-    path: str,
-    order: dict[str, str] | None = None,
-) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call
-    (after the section `order` says must run before it)."""
-    import _thread
-
-    # NOTE: reentrant: a section's own start may call into another section.
-    lock = _thread.RLock()
-    done: set[str] = set()
-
-    def run(section: str) -> None:
-        with lock:
-            if section in done:
-                return
-            first = (order or {}).get(section)
-            if first in sections:
-                run(first)
-            import marshal
-
-            piece = sections[section]
-            if isinstance(piece, tuple):
-                code = _stored_section(piece)
-                if code is None:
-                    # NOTE: the entry changed or broke since its head was read: from the file.
-                    _missed(path, namespace)
-                    text, padding = _source(path, namespace)
-                    code = _compile(padding + _pieces(text)[section][1:], path)
-            elif isinstance(piece, str):
-                code = _compile(piece, path)
-            else:
-                code = marshal.loads(piece)
-            done.add(section)
-            try:
-                exec(code, namespace)  # noqa: S102
-            except BaseException:
-                done.discard(section)
-                raise
-
-    def stand_in(name: str, section: str) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            run(section)
-            real = namespace[name]
-            if real is call:
-                raise ImportError(f"section {section!r} of {path} does not define {name}")
-            return real(*args, **kwargs)
-
-        call.__name__ = call.__qualname__ = name
-        return call
-
-    for section, names in lazy.items():
-        if section in sections:
-            for name in names:
-                namespace[name] = stand_in(name, section)
 
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1210,6 +1123,11 @@ def _order(code: str) -> "dict[str, str]":
         if after:
             order[name] = first
     return order
+
+
+def _compile(text: str, path: str) -> "CodeType":
+    compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
+    return compiled
 
 
 def _compiled(
@@ -2328,6 +2246,90 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         self.exclusive = exclusive
         self.secret = secret
+
+
+# -- module: burgee.runtime.start.boot
+def _read_owned(path: str) -> bytes:
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _stored_section(where: "tuple[str, int, int, bytes]") -> "CodeType | None":
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
+
+
+def _stand_ins(
+    namespace: "dict[str, Any]",
+    lazy: "dict[str, tuple[str, ...]]",
+    sections: "dict[str, Any]",
+    path: str,
+    order: "dict[str, str] | None" = None,
+) -> None:
+    import _thread
+
+    # NOTE: reentrant: a section's own start may call into another section.
+    lock = _thread.RLock()
+    done: set[str] = set()
+
+    def run(section: str) -> None:
+        with lock:
+            if section in done:
+                return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
+            import marshal
+
+            piece = sections[section]
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    _missed(path, namespace)
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
+            done.add(section)
+            try:
+                exec(code, namespace)  # noqa: S102
+            except BaseException:
+                done.discard(section)
+                raise
+
+    def stand_in(name: str, section: str) -> "Callable[..., Any]":
+        def call(*args: "Any", **kwargs: "Any") -> "Any":
+            run(section)
+            real = namespace[name]
+            if real is call:
+                raise ImportError(f"section {section!r} of {path} does not define {name}")
+            return real(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+    for section, names in lazy.items():
+        if section in sections:
+            for name in names:
+                namespace[name] = stand_in(name, section)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
