@@ -39,6 +39,18 @@ def test_the_sections_name_what_each_module_binds() -> None:
         assert not declared.always or declared.section, module
     assert set(catalog.AFTER) <= set(catalog.SECTIONS.values())
     assert set(catalog.AFTER.values()) <= set(catalog.SECTIONS.values())
+    boot = {n for c in catalog.parse(catalog.BOOT)[0] for n in c.binds}
+    assert catalog.IN_THE_CODE and catalog.IN_THE_CODE <= boot
+    assert not catalog.IN_THE_CODE & catalog.ON_A_MISS
+
+
+def test_in_the_code_is_the_start_up_codes_alone() -> None:
+    """`# burgee: in the code: ...` moves start-up code into the compiled-once code: only the
+    start-up module can say it (any other's code is there already)."""
+    found = catalog._declared("x", "# burgee: joins boot\n# burgee: in the code: a b\n'''x'''\n")
+    assert found.in_the_code == {"a", "b"}
+    with pytest.raises(ValueError, match="start-up code alone"):
+        catalog._declared("x", "# burgee: joins tail 10\n# burgee: in the code: a\n'''x'''\n")
 
 
 def _run_at_import(node: ast.stmt) -> list[ast.AST]:

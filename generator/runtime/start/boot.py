@@ -57,7 +57,9 @@ the file's.
 A tool's start-up code is ordinary code that Python compiles on every run of a script, so what
 only a run the cache cannot answer needs (splitting the code into pieces, compiling and storing
 them: the functions its header names) is in the string too, as its section `start`, which
-`_missed` compiles on such a run (here, in burgee's own module, it is defined already).
+`_missed` compiles on such a run (here, in burgee's own module, it is defined already); and
+what only runs once the code that always runs has run (the stand-ins, a section read from the
+cache) is in that code (`# burgee: in the code:`), which defines it before `_boot` calls it.
 
 This module runs as it is written, without `from __future__ import annotations` (importing
 `__future__` costs a run more than a twentieth of Python's own start-up): its annotations are
