@@ -563,7 +563,7 @@ def test_wrap_and_unwrap_are_inverse() -> None:
     """The runtime's code, last in the module, goes into the string; `unwrap` puts it where
     the line that runs it is."""
     plain = (
-        "a = 1\n_boot(globals(), _LAZY)\nb = 2\n"
+        "a = 1\n_boot(globals())\nb = 2\n"
         "# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\n"
     )
     wrapped = wrap(plain, packed=False)
@@ -583,7 +583,7 @@ def test_the_tables_run_where_they_stand_in_either_form() -> None:
     """The tables are a section of the string, defined where `_tables()` stands (after the
     handlers they name); where the code cannot be a raw string they stand there as code."""
     plain = (
-        "a = 1\n_boot(globals(), _LAZY)\ndef h(): ...\n_tables()\nb = 2\n"
+        "a = 1\n_boot(globals())\ndef h(): ...\n_tables()\nb = 2\n"
         "# ---- burgee: code ----\nx = 1\n"
         "# ---- burgee: loaded on first use: tables ----\nT = {'h': h}\n"
         "# ---- burgee: end of tables ----\n# ---- burgee: end of code ----\n"
@@ -619,7 +619,7 @@ def test_a_docstring_that_shows_the_markers_stays_as_it_is() -> None:
     """`wrap` and `unwrap` find the markers the template writes, not their text in the
     module's docstring (a description may show any text: `program(description=...)`)."""
     marked = "# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\n"
-    run = "_boot(globals(), _LAZY)\n"
+    run = "_boot(globals())\n"
     doc = f'"""Layout:\n{marked}{run}{boot._CODE_OPEN}\nx\n\'\'\'\n"""\n'
     plain = f"{doc}a = 1\n{run}b = 2\n{marked}"
     wrapped = wrap(plain, packed=False)

@@ -3,7 +3,7 @@
 
 The template writes the runtime last, after `if __name__ == "__main__":`, between two comment
 lines; `wrap()` turns what lies between them into a raw string that the module's start-up
-code (`_boot(globals(), _LAZY)`, before the handlers' code) compiles, or reads compiled from
+code (`_boot(globals())`, before the handlers' code) compiles, or reads compiled from
 its cache. The string holds burgee's runtime and, as its last section, the program's tables
 (generated, and most of a wide tool's compile: `_tables()` defines them where they stood, after
 the handlers they name); the handlers' code and everything else the author wrote are ordinary
@@ -31,7 +31,7 @@ END = "# ---- burgee: end of code ----\n"
 OPEN = _CODE_OPEN + "\n"
 CLOSE = "'''\n"
 #: The line of the template that runs the code of the string.
-RUN = "_boot(globals(), _LAZY)\n"
+RUN = "_boot(globals())\n"
 #: The line of the template that defines the tables, from their section of the string: they
 #: name the handlers, so they run after them.
 TABLES_RUN = "_tables()\n"

@@ -543,6 +543,7 @@ def _boot(
         # that always runs calls no function of a section while it is defined, and defines
         # `_stand_ins` (`in the code`: a script compiles the start-up code on every run).
         exec(hot, namespace)  # noqa: S102
+        lazy = namespace.get("_LAZY") if lazy is None else lazy
         if lazy:
             _stand_ins(namespace, lazy, sections, path, order)
     except KeyboardInterrupt:
