@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.render.sections import expand, unwrap, wrap
+from burgee.render.sections import HEADING, expand, unwrap, wrap
 from burgee.runtime.start import boot
 from tests.helpers import GOLDEN, generate, sound_entry
 from tests.mcp_wire import INIT
@@ -1190,7 +1190,7 @@ def _plain_part(source: str) -> str:
     """What Python compiles on every run of a script besides the handlers' code and the
     string literals: the text before the code's string, without the handlers' section and
     the encoded documents (`_DATA`)."""
-    plain = source[: source.rindex("\n" + boot._CODE_OPEN)]
+    plain = source[: source.rindex("\n" + HEADING)]
     before, _, rest = plain.partition("\n# ---- From ")
     plain = before + rest[rest.index("\n# ---- ") :]
     assert "\n_DATA = (" not in plain  # NOTE: the documents are in the string (packed)
@@ -1223,7 +1223,7 @@ def test_a_one_command_tool_is_at_most_480_kb(tmp_path: Path) -> None:
     them too), a reader has burgee's source (each module begins `# -- module: NAME`)."""
     path = generate(tmp_path, _ONE_COMMAND)
     assert path.stat().st_size <= 480 * 1024, path.stat().st_size
-    start, end = boot._code_span(path.read_text(encoding="utf-8")) or (0, 0)
+    start, end, _ = boot._code_span(path.read_text(encoding="utf-8")) or (0, 0, True)
     tree = ast.parse(boot._unpacked(path.read_text(encoding="utf-8")[start:end]))
     documented = [
         node.name
@@ -1278,15 +1278,24 @@ def boom() -> None:
 
 
 def test_the_code_is_packed_and_unpacks_to_the_same_code(tmp_path: Path) -> None:
-    """Issue 49: the string holds the code packed (a script reads every byte of its file on
-    every run); it unpacks to the code the unpacked form holds, line for line."""
+    """Issue 49: the code is packed, as comment lines at the end of the file (a script reads
+    every byte of its file on every run, a comment faster than a string); it unpacks to the
+    code the unpacked form holds in its string, line for line."""
     source = generate(tmp_path, _ONE_COMMAND).read_text(encoding="utf-8")
-    start, end = boot._code_span(source) or (0, 0)
-    assert source[start:end].startswith("\n" + boot.PACKED)
+    start, end, packed = boot._code_span(source) or (0, 0, False)
+    assert packed and end == len(source)
+    assert source[:start].endswith("\n" + HEADING + boot.PACKED.rstrip("\n"))
+    assert all(line.startswith("#") for line in source[start:end].splitlines()[1:])
     code = boot._unpacked(source[start:end])
     assert "\ndef main(" in code and "\n# ---- burgee: loaded on first use: tables ----\n" in code
-    assert expand(source) == source[:start] + code + source[end:]
+    # NOTE: the unpacked form: the same lines above, the code in a raw string.
+    heading = source.rindex("\n" + HEADING) + 1
+    assert expand(source) == source[:heading] + boot._CODE_OPEN + code + "'''\n"
+    assert expand(source).count("\n", 0, heading) == source.count("\n", 0, heading)
     assert 2 * (end - start) < len(code)
+    # NOTE: damaged packed code stops the start with a line that says so, not a traceback.
+    with pytest.raises(SystemExit, match="packed code is damaged"):
+        boot._unpacked(source[start:end][:-40] + "\n")
 
 
 def test_a_traceback_shows_the_lines_of_the_packed_code(tmp_path: Path) -> None:
@@ -1311,7 +1320,7 @@ def test_a_traceback_shows_the_lines_of_the_packed_code(tmp_path: Path) -> None:
             for at, line in enumerate(shown)
             if line.startswith(f'  File "{tool}", line ')
         ]
-        start, _ = boot._code_span(source) or (len(source), 0)
+        start, _, _ = boot._code_span(source) or (len(source), 0, False)
         in_code = [
             (number, text) for number, text in frames if number > source.count("\n", 0, start)
         ]

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 729: the first handler from handlers.py
-#     line 841: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12318: the tables (commands, groups, errors, result shapes)
+#     line 671: the first handler from handlers.py
+#     line 783: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12332: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -226,8 +226,9 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
-#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
-#: text (a script's run reads every byte of the file, the string's too, before it starts).
+#: The line under the code's heading when the code is packed: base64 of zlib, a fifth of the
+#: text, as comment lines (`#` and the data) to the end of the file; a script's run reads every
+#: byte of its file, and the tokenizer reads a comment faster than a string.
 PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
 
 
@@ -378,26 +379,37 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _code_span(text: str | None) -> tuple[int, int] | None:
-    """Where the string of the code is in the module's `text` (its content, from the newline
-    after its opening); None when it is not there."""
-    # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
-    # show the opening's text (a description of burgee's layout), and the code, a raw string
-    # without ''', cannot hold it.
-    at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
-    end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    return None if end < 0 else (at + len(_CODE_OPEN), end)
+def _code_span(text: str | None) -> tuple[int, int, bool] | None:
+    """Where the code is in the module's `text`: its start (the newline that ends the line
+    above it), its end, and whether it is packed (the comment lines under `PACKED`, to the end
+    of the file) or text (a raw string); None when it is not there."""
+    # NOTE: the last heading, at a line's start: the module's docstring, before the code, may
+    # show the heading's text (a description of burgee's layout), and the code, a raw string
+    # without ''' or lines of base64 after `#`, cannot hold it.
+    heading = _CODE_OPEN.partition("\n")[0] + "\n"
+    at = -1 if text is None else text.rfind("\n" + heading) + 1
+    if text is None or not at:
+        return None
+    below = at + len(heading)
+    if text.startswith(PACKED, below):
+        return below + len(PACKED) - 1, len(text), True
+    end = text.find("'''", below + 4) if text.startswith("r'''", below) else -1
+    return None if end < 0 else (below + 4, end, False)
 
 
-def _unpacked(code: str) -> str:
-    """The code of the string: as it is, or unpacked when the string holds it packed."""
-    if not code.startswith(PACKED, 1):
-        return code
+def _unpacked(code: str, path: str = "") -> str:
+    """The text of packed code (its comment lines, from the newline above them)."""
     import binascii
     import zlib
 
-    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
-    return "\n" + zlib.decompress(data).decode("utf-8")
+    try:
+        data = binascii.a2b_base64(code.replace("#", "").replace("\n", ""))
+        return "\n" + zlib.decompress(data).decode("utf-8")
+    except (ValueError, zlib.error) as error:
+        raise SystemExit(
+            f"{path or 'the tool'}: cannot start: its packed code is damaged ({error}); "
+            "regenerate the tool"
+        ) from None
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -413,8 +425,9 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start, end = span
-    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
+    start, end, packed = span
+    code = _unpacked(text[start:end], path) if packed else text[start:end]
+    return code, "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _load_code(
@@ -529,6 +542,7 @@ def _boot(
         # that always runs calls no function of a section while it is defined, and defines
         # `_stand_ins` (`in the code`: a script compiles the start-up code on every run).
         exec(hot, namespace)  # noqa: S102
+        lazy = namespace.get("_LAZY") if lazy is None else lazy
         if lazy:
             _stand_ins(namespace, lazy, sections, path, order)
     except KeyboardInterrupt:
@@ -615,83 +629,11 @@ def _pause_collector() -> Callable[[], None]:
     return resume
 
 
-#: The functions of each section of the code that runs on first use (see _boot): the names
-#: that get a stand-in until their section has run.
-_LAZY: dict[str, tuple[str, ...]] = {
-    "agent": (
-        "_over",
-        "_quarantine",
-        "_quarantined",
-        "_read_spill",
-        "_redact",
-        "_redact_text",
-        "_sanitized",
-        "_spill",
-        "_truncate",
-    ),
-    "argparse": (
-        "_closest_flag",
-        "_command_epilog",
-        "_did_you_mean",
-        "_flags_help",
-        "_group_help",
-        "_keep_argv_secrets",
-        "_names_command",
-        "_new_parser",
-        "_reaches_root",
-        "_tool_flags",
-    ),
-    "batch": ("_batch",),
-    "clients": ("_mcp_help", "_print_config"),
-    "confirm": (
-        "_answer",
-        "_answer_flags",
-        "_answer_steps",
-        "_ask_fields",
-        "_asked",
-        "_checked",
-        "_confirmation",
-        "_form",
-        "_form_fields",
-        "_question_field",
-        "_rerun_line",
-        "_unsecret",
-        "_variable",
-    ),
-    "describe": (
-        "_builtin",
-        "_coerce",
-        "_explain",
-        "_for_agents",
-        "_loosen",
-        "_offered",
-        "_print_json",
-    ),
-    "elicit": ("_confirming", "_elicited", "_retried"),
-    "http": ("_asgi_serve", "_serve_http"),
-    "invoke": ("invoke",),
-    "mcp": (
-        "_mcp_complete",
-        "_mcp_prompt_get",
-        "_mcp_prompts_list",
-        "_mcp_resource_read",
-        "_mcp_resources_list",
-        "_mcp_set_level",
-        "_mcp_templates_list",
-        "_prompt_cli",
-        "_resource_cli",
-        "_serve_mcp",
-    ),
-    "tables": ("_tables",),
-    "timeout": ("_cancel_event", "_run_timed"),
-    "validate": ("_input_problems",),
-}
-
 # ---- Runtime: burgee's, run here from the string at the end of this file (see _boot) ----
 
 #: A Ctrl-C while the tool's code is being defined is held, for `main` to answer.
 _release_interrupts = _hold_interrupts(globals())
-_boot(globals(), _LAZY)
+_boot(globals())
 
 
 # ---- The handlers' imports that wait for the first command (burgee.runtime.execution.table) ----
@@ -1092,6 +1034,78 @@ _MCP_LISTS: dict[str, str] = {
     ),
 }
 
+
+#: The functions of each section of the code that runs on first use (see _boot): the names
+#: that get a stand-in until their section has run.
+_LAZY: dict[str, tuple[str, ...]] = {
+    "agent": (
+        "_over",
+        "_quarantine",
+        "_quarantined",
+        "_read_spill",
+        "_redact",
+        "_redact_text",
+        "_sanitized",
+        "_spill",
+        "_truncate",
+    ),
+    "argparse": (
+        "_closest_flag",
+        "_command_epilog",
+        "_did_you_mean",
+        "_flags_help",
+        "_group_help",
+        "_keep_argv_secrets",
+        "_names_command",
+        "_new_parser",
+        "_reaches_root",
+        "_tool_flags",
+    ),
+    "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+        "_variable",
+    ),
+    "describe": (
+        "_builtin",
+        "_coerce",
+        "_explain",
+        "_for_agents",
+        "_loosen",
+        "_offered",
+        "_print_json",
+    ),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": (
+        "_mcp_complete",
+        "_mcp_prompt_get",
+        "_mcp_prompts_list",
+        "_mcp_resource_read",
+        "_mcp_resources_list",
+        "_mcp_set_level",
+        "_mcp_templates_list",
+        "_prompt_cli",
+        "_resource_cli",
+        "_serve_mcp",
+    ),
+    "tables": ("_tables",),
+    "timeout": ("_cancel_event", "_run_timed"),
+    "validate": ("_input_problems",),
+}
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
@@ -5796,12 +5810,12 @@ def _packed_lines(namespace: dict[str, Any]) -> None:
     path = namespace.get("__file__")
     text = _file_text(path, namespace) if isinstance(path, str) else None
     span = _code_span(text)
-    if text is None or span is None or not isinstance(path, str):
+    if text is None or span is None or not span[2] or not isinstance(path, str):
         return
     import linecache
 
-    start, end = span
-    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    start, end, _ = span
+    lines = (text[:start] + _unpacked(text[start:end], path)).splitlines(keepends=True)
     # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
     linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
 
