@@ -1,21 +1,23 @@
-"""burgee's runtime in the generated module, moved into a raw string so it is compiled once
-(`runtime/start/boot.py`).
+"""burgee's runtime in the generated module, moved out of the code Python compiles on every
+run, so it is compiled once (`runtime/start/boot.py`).
 
 The template writes the runtime last, after `if __name__ == "__main__":`, between two comment
-lines; `wrap()` turns what lies between them into a raw string that the module's start-up
-code (`_boot(globals())`, before the handlers' code) compiles, or reads compiled from
-its cache. The string holds burgee's runtime and, as its last section, the program's tables
+lines; `wrap()` packs what lies between them under a heading that the module's start-up code
+(`_boot(globals())`, before the handlers' code) finds, compiles, or reads compiled from its
+cache. The code holds burgee's runtime and, as its last section, the program's tables
 (generated, and most of a wide tool's compile: `_tables()` defines them where they stood, after
 the handlers they name); the handlers' code and everything else the author wrote are ordinary
-code, which linters, type checkers, coverage and readers see. The string holds the code packed
-(`packed_code`: base64 of zlib, a fifth of its text): a script's every run reads every byte of its
-file, the string's too, and at 500 commands reading the code as text cost more than all the
-rest of the start but the handlers. It is compiled at the lines it would have as text, so a
+code, which linters, type checkers, coverage and readers see. The code is packed (`packed_code`:
+base64 of zlib, a fifth of its text, as comment lines under the code's heading to the end of
+the file): a script's every run reads every byte of its file, and at 500 commands reading the
+code as text cost more than all the rest of the start but the handlers (the tokenizer reads a
+comment faster than a string). It is compiled at the lines it would have as text, so a
 traceback's line numbers are those of the module `expand()` gives (the committed goldens and
-examples are in that form: the same tool, the code readable in its string), and `--debug`
-shows those lines (`execute._packed_lines`). The string is a statement of its own: the
-compiler drops it, so an installed tool's `.pyc` does not load the code a second time.
-`unwrap()` gives the module with the runtime's code in place of the call that runs it.
+examples are in that form: the same tool, the code in a raw string, which runs as well), and
+`--debug` shows those lines (`execute._packed_lines`). Neither form is in the compiled module
+(comments; a string that is a statement of its own), so an installed tool's `.pyc` does not
+load the code a second time. `unwrap()` gives the module with the runtime's code in place of
+the call that runs it.
 """
 
 from __future__ import annotations
