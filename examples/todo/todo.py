@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 981: the first handler from handlers.py
 #     line 1093: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11871: the tables (commands, groups, errors, result shapes)
+#     line 11926: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -10125,6 +10125,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        self.armed = False
+        self.bell: Callable[[int, object], None] | None = None
         self.over = False
         self.readline: Callable[[], bytes] = bytes
 
@@ -10142,23 +10144,65 @@ class _McpLoop:
             self.unpark.release()
 
     def watchdog(self) -> None:
-        if not self.watching:
-            import _thread
+        if not self.watching and not self.alarm():
+            self.guard()
 
-            # NOTE: imported here, on the main thread, before any thread of the server starts:
-            # the first import of `threading` takes its thread for the main one, and Python 3.12
-            # then waits at exit for that thread (the watchdog or a worker, which never end).
-            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
-            import threading  # noqa: F401
+    def guard(self) -> None:
+        import _thread
 
-            self.watching = True
-            try:
-                _thread.start_new_thread(self.watch, ())
-            except RuntimeError as error:
-                sys.stderr.write(
-                    f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
-                    " follows\n"
-                )
+        # NOTE: imported here, on the main thread, before any thread of the server starts:
+        # the first import of `threading` takes its thread for the main one, and Python 3.12
+        # then waits at exit for that thread (the watchdog or a worker, which never end).
+        # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+        import threading  # noqa: F401
+
+        self.watching = True
+        try:
+            _thread.start_new_thread(self.watch, ())
+        except RuntimeError as error:
+            sys.stderr.write(
+                f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
+                " follows\n"
+            )
+
+    def alarm(self) -> bool:
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        try:
+            if self.bell is None:
+                busy = _signal.getitimer(_signal.ITIMER_REAL)[0]
+                if busy or _signal.getsignal(_signal.SIGALRM) != _signal.SIG_DFL:
+                    return False
+                ring = self.ring
+                _signal.signal(_signal.SIGALRM, ring)
+                self.bell = ring
+            elif _signal.getsignal(_signal.SIGALRM) is not self.bell:
+                return False  # NOTE: a handler set its own: SIGALRM is the program's now
+            # NOTE: armed first: the timer may ring before the next line runs (a busy machine).
+            self.armed = True
+            _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
+        except (AttributeError, ValueError, OSError):
+            self.armed = False
+            return False
+        return True
+
+    def ring(self, number: int, frame: object) -> None:
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        if self.armed and self.running:
+            self.armed = False
+            self.guard()
+            # NOTE: the timer has rung, so none of the server's is left to reach the default.
+            _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
+            self.bell = None
+
+    def rest(self) -> None:
+        if self.armed:
+            import _signal  # type: ignore[import-not-found, unused-ignore]
+
+            self.armed = False
+            if _signal.getsignal(_signal.SIGALRM) is self.bell:
+                _signal.setitimer(_signal.ITIMER_REAL, 0)
 
     def serve(self, requests: BinaryIO) -> int:
         readline = self.readline = requests.readline
@@ -10183,6 +10227,16 @@ class _McpLoop:
         return 0
 
     def release(self) -> None:
+        if self.bell is not None:
+            import _signal  # type: ignore[import-not-found, unused-ignore]
+
+            try:
+                if _signal.getsignal(_signal.SIGALRM) is self.bell:
+                    _signal.setitimer(_signal.ITIMER_REAL, 0)
+                    _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
+            except ValueError:
+                pass  # NOTE: not the main thread: nothing was set
+            self.bell = None
         with self.lock:
             self.over = True
             if self.parked:
@@ -10557,6 +10611,7 @@ class _McpCalls(_McpWire):
         finally:
             with self.lock:
                 self.running = 0
+            self.rest()
 
     def progress(
         self, request: _Request, done: float, total: float | None, message: str | None
