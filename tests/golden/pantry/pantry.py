@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 996: the first handler from handlers.py
 #     line 1108: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12331: the tables (commands, groups, errors, result shapes)
+#     line 12447: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -7303,6 +7303,18 @@ _PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
 _DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
+_KEPT = ("mcp_tools", "mcp_prompts", "mcp_resources", "mcp_templates", "inputs")
+
+
+_KEPT_SUFFIX = ".documents"
+
+
+_KEPT_FILES = 32
+
+
+_KEPT_INDEX: dict[Program, tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None] = {}
+
+
 def _document(name: str, program: Program) -> str:
     listed = program.mcp_lists.get(name)
     if listed is not None:
@@ -7316,10 +7328,18 @@ def _document_data(name: str, program: Program) -> bytes:
     listed = program.mcp_lists.get(name)
     if listed is not None:
         return listed.encode("utf-8")
+    parts = _part_count(name, program)
+    return b"".join(_document_part(name, number, program) for number in range(parts))
+
+
+def _part_count(name: str, program: Program) -> int:
+    kept = _kept(program) if name in _KEPT else None
+    if kept is not None and name in kept[1]:
+        return len(kept[1][name])
     parts = _documents_index(program)[0].get(name)
     if parts is None:
         raise KeyError(name)
-    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+    return len(parts)
 
 
 def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
@@ -7341,28 +7361,124 @@ def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, i
 def _document_part(name: str, number: int, program: Program) -> bytes:
     found = _DOCUMENT_PARTS.get((program, name, number))
     if found is None:
-        import zlib
-
-        parts, streams = _documents_index(program)
-        at, size, length = parts[name][number]
-        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
-        # block and copies the blocks into one at the end.
-        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        found = _kept_part(name, number, program) if name in _KEPT else None
+        if found is None:
+            found = _decompressed(name, number, program)
         _DOCUMENT_PARTS[program, name, number] = found
     return found
 
 
-def _input_part(path: str, parts: int) -> int:
+def _decompressed(name: str, number: int, program: Program) -> bytes:
     import zlib
 
-    return zlib.crc32(path.encode("utf-8")) % parts
+    parts, streams = _documents_index(program)
+    at, size, length = parts[name][number]
+    # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by block
+    # and copies the blocks into one at the end.
+    return zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+
+
+def _kept(program: Program) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    if program in _KEPT_INDEX:
+        return _KEPT_INDEX[program]
+    found = None
+    directory = _cache_directory()
+    if directory is not None:
+        name = _digest(program.data.encode("ascii")).hex() + _KEPT_SUFFIX
+        path = os.path.join(directory, name)
+        found = _kept_index(path)
+        if found is None and _may_write():
+            found = _keep(program, path, directory)
+    _KEPT_INDEX[program] = found
+    return found
+
+
+def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    try:
+        with _open_owned(path) as stream:
+            stream.seek(-8, 2)
+            start = int.from_bytes(stream.read(8), "little")
+            stream.seek(start)
+            text = stream.read()[:-8].decode("ascii")
+            _used(stream)
+        index: dict[str, list[tuple[int, int, bytes]]] = {}
+        for entry in filter(None, text.split(",")):
+            name, at, size, digest = entry.split(":")
+            index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return path, index
+
+
+def _kept_part(name: str, number: int, program: Program) -> bytes | None:
+    kept = _kept(program)
+    parts = None if kept is None else kept[1].get(name)
+    if kept is None or parts is None or number >= len(parts):
+        return None
+    at, size, digest = parts[number]
+    try:
+        with _open_owned(kept[0]) as stream:
+            stream.seek(at)
+            data = stream.read(size)
+    except OSError:
+        return None
+    return data if len(data) == size and _digest(data) == digest else None
+
+
+def _keep(
+    program: Program, path: str, directory: str
+) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    stored = _documents_index(program)[0]
+    index: dict[str, list[tuple[int, int, bytes]]] = {}
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with open(os.open(temporary, flags, 0o600), "wb") as out:
+            at = 0
+            for name in _KEPT:
+                for number in range(len(stored.get(name, ()))):
+                    data = _DOCUMENT_PARTS.get((program, name, number))
+                    data = _decompressed(name, number, program) if data is None else data
+                    out.write(data)
+                    index.setdefault(name, []).append((at, len(data), _digest(data)))
+                    at += len(data)
+            text = ",".join(
+                f"{name}:{start}:{size}:{digest.hex()}"
+                for name, parts in index.items()
+                for start, size, digest in parts
+            )
+            out.write(text.encode("ascii") + at.to_bytes(8, "little"))
+        os.replace(temporary, path)
+        kept = []
+        for name in os.listdir(directory):
+            if name.endswith(_KEPT_SUFFIX) and name != os.path.basename(path):
+                other = os.path.join(directory, name)
+                kept.append((os.lstat(other).st_mtime_ns, other))
+        for _, other in sorted(kept)[: max(0, len(kept) - _KEPT_FILES + 1)]:
+            os.unlink(other)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return None
+    return path, index
+
+
+def _input_part(path: str, parts: int) -> int:
+    crc = 0xFFFFFFFF
+    for byte in path.encode("utf-8"):
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+    return (crc ^ 0xFFFFFFFF) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
-    parts = _documents_index(program)[0].get("inputs")
-    if parts is None:
-        raise KeyError("inputs")
-    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
+    parts = _part_count("inputs", program)
+    text = _document_part("inputs", _input_part(command, parts), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
