@@ -191,12 +191,15 @@ def _keep(
     """Write the file of `program`'s kept documents (a part at a time, so the run holds one)
     atomically, as the code cache's entries are written; then drop all but the `_KEPT_FILES`
     used most recently. None when it cannot be written."""
+    import _thread
+
     stored = _documents_index(program)[0]
     index: dict[str, list[tuple[int, int, bytes]]] = {}
-    temporary = f"{path}.{os.getpid()}.tmp"
+    # NOTE: the thread's too: two HTTP requests of one process may be the first at once.
+    temporary = f"{path}.{os.getpid()}.{_thread.get_ident()}.tmp"
     try:
         if os.path.lexists(temporary):
-            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's ids
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
         with open(os.open(temporary, flags, 0o600), "wb") as out:
             at = 0

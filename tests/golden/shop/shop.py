@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1039: the first handler from handlers.py
 #     line 1104: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12260: the tables (commands, groups, errors, result shapes)
+#     line 12263: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -7677,12 +7677,15 @@ def _kept_part(name: str, number: int, program: Program) -> bytes | None:
 def _keep(
     program: Program, path: str, directory: str
 ) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    import _thread
+
     stored = _documents_index(program)[0]
     index: dict[str, list[tuple[int, int, bytes]]] = {}
-    temporary = f"{path}.{os.getpid()}.tmp"
+    # NOTE: the thread's too: two HTTP requests of one process may be the first at once.
+    temporary = f"{path}.{os.getpid()}.{_thread.get_ident()}.tmp"
     try:
         if os.path.lexists(temporary):
-            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's ids
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
         with open(os.open(temporary, flags, 0o600), "wb") as out:
             at = 0
