@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1058: the first handler from commands.py
 #     line 1309: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12217: the tables (commands, groups, errors, result shapes)
+#     line 12218: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -10438,7 +10438,7 @@ class _McpLoop:
         if not self.watching and not self.alarm():
             self.guard()
 
-    def guard(self) -> None:
+    def guard(self, wait: float = _MCP_PATIENCE) -> None:
         import _thread
 
         # NOTE: imported here, on the main thread, before any thread of the server starts:
@@ -10449,7 +10449,7 @@ class _McpLoop:
 
         self.watching = True
         try:
-            _thread.start_new_thread(self.watch, ())
+            _thread.start_new_thread(self.watch, (wait,))
         except RuntimeError as error:
             sys.stderr.write(
                 f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
@@ -10482,7 +10482,7 @@ class _McpLoop:
 
         if self.armed and self.running:
             self.armed = False
-            self.guard()
+            self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
             # NOTE: the timer has rung, so none of the server's is left to reach the default.
             _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
             self.bell = None
@@ -10560,13 +10560,14 @@ class _McpLoop:
         line, self.handed = self.handed, None
         return line or b""
 
-    def watch(self) -> None:
+    def watch(self, wait: float) -> None:
         import time
 
         quiet = 0
         while not self.over:
             running, started = self.running, self.started
-            time.sleep(_MCP_PATIENCE)
+            time.sleep(wait)
+            wait = _MCP_PATIENCE
             with self.lock:
                 # NOTE: not after the end of input was handed back: nothing is left to read.
                 relay = running != 0 and self.running == running and self.handed is None

@@ -98,8 +98,9 @@ class _McpLoop:
         if not self.watching and not self.alarm():
             self.guard()
 
-    def guard(self) -> None:
-        """Start the watchdog (on the main thread, as `threading` must be first imported)."""
+    def guard(self, wait: float = _MCP_PATIENCE) -> None:
+        """Start the watchdog (on the main thread, as `threading` must be first imported); it
+        looks at the call on the main thread after `wait` seconds, then every `_MCP_PATIENCE`."""
         import _thread
 
         # NOTE: imported here, on the main thread, before any thread of the server starts:
@@ -110,7 +111,7 @@ class _McpLoop:
 
         self.watching = True
         try:
-            _thread.start_new_thread(self.watch, ())
+            _thread.start_new_thread(self.watch, (wait,))
         except RuntimeError as error:
             sys.stderr.write(
                 f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
@@ -148,7 +149,7 @@ class _McpLoop:
 
         if self.armed and self.running:
             self.armed = False
-            self.guard()
+            self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
             # NOTE: the timer has rung, so none of the server's is left to reach the default.
             _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
             self.bell = None
@@ -236,14 +237,15 @@ class _McpLoop:
         line, self.handed = self.handed, None
         return line or b""
 
-    def watch(self) -> None:
+    def watch(self, wait: float) -> None:
         """The watchdog: take over reading stdin while a call on the main thread runs long."""
         import time
 
         quiet = 0
         while not self.over:
             running, started = self.running, self.started
-            time.sleep(_MCP_PATIENCE)
+            time.sleep(wait)
+            wait = _MCP_PATIENCE
             with self.lock:
                 # NOTE: not after the end of input was handed back: nothing is left to read.
                 relay = running != 0 and self.running == running and self.handed is None
