@@ -1,8 +1,10 @@
 """Regenerate every golden module and error snapshot: `python tests/regen.py`.
 
 Golden cases are `tests/golden/<case>/handlers.py` → `tests/golden/<case>/<program>.py`;
-error cases are `tests/errors/<case>.py` → `tests/errors/<case>.stderr`. Review the
-diff (`git diff tests/`) before committing: it is the change in generated output.
+error cases are `tests/errors/<case>.py` → `tests/errors/<case>.stderr`. Each generated module
+(the goldens', the examples' and `generator/_tool.py`) is kept with the code of its string
+unpacked (`sections.expand`): the same tool, and its diff shows what changed in the code.
+Review the diff (`git diff tests/`) before committing: it is the change in generated output.
 """
 
 from __future__ import annotations
@@ -104,15 +106,26 @@ def error_snapshot(code: int, stderr: str) -> str:
     return f"exit {code}\n{stderr}"
 
 
+def expanded(module: Path) -> None:
+    """Write `module` with its code unpacked in its string (`sections.expand`): the same tool,
+    and a diff of it shows what changed in the code."""
+    from burgee.render.sections import expand  # noqa: PLC0415
+
+    text = module.read_text(encoding="utf-8")
+    module.write_text(expand(text), encoding="utf-8")
+
+
 def main() -> int:
     """Regenerate everything; return 0."""
     regenerate_self()
+    expanded(REPO / "generator" / "_tool.py")
     for case in sorted((HERE / "golden").iterdir()):
         if (case / "handlers.py").exists():
             out = golden_output(case)
             subprocess.run(
                 [sys.executable, "-m", "burgee", *golden_gen_args(out)], cwd=case, check=True
             )
+            expanded(out)
     for handlers in sorted((HERE / "errors").glob("*.py")):
         handlers.with_suffix(".stderr").write_text(error_stderr(handlers), encoding="utf-8")
         print(f"wrote {handlers.with_suffix('.stderr').relative_to(REPO)}", file=sys.stderr)
@@ -123,6 +136,7 @@ def main() -> int:
             cwd=example.parent,
             check=True,
         )
+        expanded(out)
     return 0
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.render.sections import unwrap, wrap
+from burgee.render.sections import expand, unwrap, wrap
 from burgee.runtime.start import boot
 from tests.helpers import GOLDEN, generate, sound_entry
 from tests.mcp_wire import INIT
@@ -566,12 +566,17 @@ def test_wrap_and_unwrap_are_inverse() -> None:
         "a = 1\n_boot(globals(), _LAZY)\nb = 2\n"
         "# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\n"
     )
-    wrapped = wrap(plain)
+    wrapped = wrap(plain, packed=False)
     assert wrapped.endswith(f"b = 2\n{boot._CODE_OPEN}\nx = 1\n'''\n")
     assert unwrap(wrapped) == "a = 1\nx = 1\nb = 2\n"
-    # NOTE: code a raw triple-quoted string cannot hold runs in place of that line.
+    # NOTE: packed (the default), the same module once expanded, and the same code unwrapped.
+    assert wrap(plain) != wrapped and expand(wrap(plain)) == wrapped
+    assert unwrap(wrap(plain)) == unwrap(wrapped)
+    # NOTE: code a raw triple-quoted string cannot hold runs in place of that line, unpacked;
+    # packed, it can sit in the string (base64 has no quote), and expands in place.
     odd = plain.replace("x = 1", "x = '''1'''")
-    assert wrap(odd) == "a = 1\nx = '''1'''\nb = 2\n"
+    assert wrap(odd, packed=False) == "a = 1\nx = '''1'''\nb = 2\n"
+    assert "'''1" not in wrap(odd) and expand(wrap(odd)) == wrap(odd, packed=False)
 
 
 def test_the_tables_run_where_they_stand_in_either_form() -> None:
@@ -583,12 +588,14 @@ def test_the_tables_run_where_they_stand_in_either_form() -> None:
         "# ---- burgee: loaded on first use: tables ----\nT = {'h': h}\n"
         "# ---- burgee: end of tables ----\n# ---- burgee: end of code ----\n"
     )
-    wrapped = wrap(plain)
+    wrapped = wrap(plain, packed=False)
     before, _, string = wrapped.partition(boot._CODE_OPEN)
     assert "def h(): ...\n_tables()\nb = 2\n" in before and "\nT = {'h': h}\n" in string
     assert unwrap(wrapped) == "a = 1\nx = 1\ndef h(): ...\nT = {'h': h}\nb = 2\n"
+    assert unwrap(wrap(plain)) == unwrap(wrapped)
     odd = plain.replace("T = {'h': h}", "T = {'h': h, 'q': \"'''\"}")
-    assert wrap(odd) == "a = 1\nx = 1\ndef h(): ...\nT = {'h': h, 'q': \"'''\"}\nb = 2\n"
+    in_place = "a = 1\nx = 1\ndef h(): ...\nT = {'h': h, 'q': \"'''\"}\nb = 2\n"
+    assert wrap(odd, packed=False) == in_place == unwrap(wrap(odd))
 
 
 #: A module docstring that shows the code's opening lines, as a description of burgee's layout
@@ -615,13 +622,14 @@ def test_a_docstring_that_shows_the_markers_stays_as_it_is() -> None:
     run = "_boot(globals(), _LAZY)\n"
     doc = f'"""Layout:\n{marked}{run}{boot._CODE_OPEN}\nx\n\'\'\'\n"""\n'
     plain = f"{doc}a = 1\n{run}b = 2\n{marked}"
-    wrapped = wrap(plain)
-    assert wrapped.startswith(doc)
+    wrapped = wrap(plain, packed=False)
+    assert wrapped.startswith(doc) and wrap(plain).startswith(doc)
     assert wrapped.endswith(f"a = 1\n{run}b = 2\n{boot._CODE_OPEN}\nx = 1\n'''\n")
-    assert unwrap(wrapped) == f"{doc}a = 1\nx = 1\nb = 2\n"
+    assert unwrap(wrapped) == unwrap(wrap(plain)) == f"{doc}a = 1\nx = 1\nb = 2\n"
+    assert expand(wrap(plain)) == wrapped
     # NOTE: a marker's text that is not a line of its own cuts nothing.
     inline = plain.replace("\nx = 1\n", "\nx = 1  # ---- burgee: end of code ----\n")
-    assert "x = 1  # ---- burgee: end of code ----\n'''\n" in wrap(inline)
+    assert "x = 1  # ---- burgee: end of code ----\n'''\n" in wrap(inline, packed=False)
 
 
 FORGED_HANDLERS = f'''
@@ -1185,8 +1193,8 @@ def _plain_part(source: str) -> str:
     plain = source[: source.rindex("\n" + boot._CODE_OPEN)]
     before, _, rest = plain.partition("\n# ---- From ")
     plain = before + rest[rest.index("\n# ---- ") :]
-    data = plain.index("\n_DATA = (")
-    return plain[:data] + plain[plain.index("\n)\n", data) + 2 :]
+    assert "\n_DATA = (" not in plain  # NOTE: the documents are in the string (packed)
+    return plain
 
 
 def test_a_script_compiles_little_besides_its_handlers(tmp_path: Path) -> None:
@@ -1213,9 +1221,8 @@ def test_a_one_command_tool_is_at_most_480_kb(tmp_path: Path) -> None:
     them too), a reader has burgee's source (each module begins `# -- module: NAME`)."""
     path = generate(tmp_path, _ONE_COMMAND)
     assert path.stat().st_size <= 480 * 1024, path.stat().st_size
-    source = path.read_text(encoding="utf-8")
-    at = source.rindex("\n" + boot._CODE_OPEN) + len(boot._CODE_OPEN) + 1
-    tree = ast.parse(source[at : source.index("'''", at)])
+    start, end = boot._code_span(path.read_text(encoding="utf-8")) or (0, 0)
+    tree = ast.parse(boot._unpacked(path.read_text(encoding="utf-8")[start:end]))
     documented = [
         node.name
         for node in ast.walk(tree)
@@ -1251,3 +1258,61 @@ def test_the_start_up_code_for_a_cache_miss_is_compiled_only_on_a_miss(tmp_path:
         for _ in range(2)
     ]
     assert [json.loads(run) for run in runs] == [where, None]
+
+
+_FAILING = '''\
+"""Fails."""
+
+from burgee import command, program
+
+program(name="fails", version="1.0.0")
+
+
+@command(effects="read_only")
+def boom() -> None:
+    """Fail."""
+    raise RuntimeError("boom")
+'''
+
+
+def test_the_code_is_packed_and_unpacks_to_the_same_code(tmp_path: Path) -> None:
+    """Issue 49: the string holds the code packed (a script reads every byte of its file on
+    every run); it unpacks to the code the unpacked form holds, line for line."""
+    source = generate(tmp_path, _ONE_COMMAND).read_text(encoding="utf-8")
+    start, end = boot._code_span(source) or (0, 0)
+    assert source[start:end].startswith("\n" + boot.PACKED)
+    code = boot._unpacked(source[start:end])
+    assert "\ndef main(" in code and "\n# ---- burgee: loaded on first use: tables ----\n" in code
+    assert expand(source) == source[:start] + code + source[end:]
+    assert 2 * (end - start) < len(code)
+
+
+def test_a_traceback_shows_the_lines_of_the_packed_code(tmp_path: Path) -> None:
+    """`--debug` prints a traceback whose every line of the tool is the line the unpacked
+    code has there: Python would show the packed file's own lines (base64) instead."""
+    tool = generate(tmp_path, _FAILING)
+    env = {**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # NOTE: a miss, then a run from the cache
+        done = subprocess.run(
+            [sys.executable, str(tool), "boom", "--debug"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        source = tool.read_text(encoding="utf-8")
+        lines = expand(source).splitlines()
+        shown = done.stderr.splitlines()
+        frames = [
+            (int(line.split(", line ")[1].split(",")[0]), shown[at + 1].strip())
+            for at, line in enumerate(shown)
+            if line.startswith(f'  File "{tool}", line ')
+        ]
+        start, _ = boot._code_span(source) or (len(source), 0)
+        in_code = [
+            (number, text) for number, text in frames if number > source.count("\n", 0, start)
+        ]
+        assert in_code, done.stderr  # NOTE: the runtime's frames (main, the call), not only boom
+        assert all(lines[number - 1].strip() == text for number, text in frames), done.stderr
+        assert 'raise RuntimeError("boom")' in done.stderr

@@ -20,6 +20,7 @@ import json
 import re
 import zlib
 
+from burgee.render.sections import expand
 from burgee.runtime.program import _packed
 
 #: The names `runtime/core/embedded._document` answers.
@@ -102,6 +103,7 @@ def unpack(packed: str) -> dict[str, str]:
 
 def decode(module: str) -> dict[str, str]:
     """The documents of a generated module: its `_DATA`'s and its `_MCP_LISTS`."""
+    module = expand(module)
     found = _BLOCK.search(module)
     if found is None:
         raise ValueError("no _DATA block")
@@ -121,7 +123,9 @@ def _plain_lists(module: str) -> dict[str, str]:
 
 
 def normalized(module: str) -> str:
-    """The module with `_DATA` decoded at its end, one document and one JSON key per line."""
+    """The module with its code unpacked (`sections.expand`) and `_DATA` decoded at its end,
+    one document and one JSON key per line."""
+    module = expand(module)
     found = _BLOCK.search(module)
     if found is None:
         return module

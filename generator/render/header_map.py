@@ -1,11 +1,13 @@
 """The map in a generated module's header: the line where each of its parts begins.
 
 Filled in last, once the module is formatted and its runtime wrapped, so the numbers are
-those of the file as written; the map's lines are in the header from the start (one
-`@@map@@` each), so filling them in moves nothing.
+those of the file as written (its code unpacked, as a traceback counts); the map's lines are
+in the header from the start (one `@@map@@` each), so filling them in moves nothing.
 """
 
 from __future__ import annotations
+
+from burgee.render.sections import expand
 
 PLACEHOLDER = "@@map@@"
 _FUNCTION = ("def ", "async def ")
@@ -24,8 +26,9 @@ _PARTS = {
 
 def mapped(text: str, source: str) -> str:
     """`text` with its header's map filled in, in the order of the file; `source`: the
-    handlers file's name."""
-    lines = text.split("\n")
+    handlers file's name. The lines are those of the file with its code unpacked
+    (`sections.expand`): a traceback's, and the tables' (in the code)."""
+    lines = expand(text).split("\n")
     found: list[tuple[int, str]] = []
     for part, openings in _PARTS.items():
         at = next((n for n, line in enumerate(lines) if line.startswith(openings)), None)

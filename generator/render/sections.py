@@ -7,16 +7,23 @@ code (`_boot(globals(), _LAZY)`, before the handlers' code) compiles, or reads c
 its cache. The string holds burgee's runtime and, as its last section, the program's tables
 (generated, and most of a wide tool's compile: `_tables()` defines them where they stood, after
 the handlers they name); the handlers' code and everything else the author wrote are ordinary
-code, which linters, type checkers, coverage and readers see. The text inside the string is
-exactly the code, line for line: a person reads and patches it as code, and tracebacks point
-at its lines. The string is a statement of its
-own: the compiler drops it, so an installed tool's `.pyc` does not load the code a second time.
+code, which linters, type checkers, coverage and readers see. The string holds the code packed
+(`packed_code`: base64 of zlib, a fifth of its text): a script's every run reads every byte of its
+file, the string's too, and at 500 commands reading the code as text cost more than all the
+rest of the start but the handlers. It is compiled at the lines it would have as text, so a
+traceback's line numbers are those of the module `expand()` gives (the committed goldens and
+examples are in that form: the same tool, the code readable in its string), and `--debug`
+shows those lines (`execute._packed_lines`). The string is a statement of its own: the
+compiler drops it, so an installed tool's `.pyc` does not load the code a second time.
 `unwrap()` gives the module with the runtime's code in place of the call that runs it.
 """
 
 from __future__ import annotations
 
-from burgee.runtime.start.boot import _CODE_OPEN, SECTION_BEGIN, SECTION_END
+import base64
+import zlib
+
+from burgee.runtime.start.boot import _CODE_OPEN, PACKED, SECTION_BEGIN, SECTION_END, _unpacked
 
 BEGIN = "# ---- burgee: code ----\n"
 END = "# ---- burgee: end of code ----\n"
@@ -30,11 +37,14 @@ RUN = "_boot(globals(), _LAZY)\n"
 TABLES_RUN = "_tables()\n"
 TABLES_BEGIN = f"{SECTION_BEGIN}tables ----\n"
 TABLES_END = f"{SECTION_END}tables ----\n"
+#: The width of a line of packed code (the generated module's line length).
+_PACKED_WIDTH = 100
 
 
-def wrap(text: str) -> str:
-    """The module with its marked code in the string; the code in place of the line that
-    runs it (`unwrap`'s result) when it cannot sit in a raw triple-quoted string."""
+def wrap(text: str, *, packed: bool = True) -> str:
+    """The module with its marked code in the string, `packed` (`pack`); unpacked, the code in
+    place of the line that runs it (`unwrap`'s result) when it cannot sit in a raw
+    triple-quoted string."""
     # NOTE: each marker is a line of its own, the template's the last BEGIN: the module's
     # docstring may show any text, and no line of the handlers' code begins as a marker does
     # (`read/source.marker_lines`).
@@ -43,6 +53,8 @@ def wrap(text: str) -> str:
     if not (begin and end) or after.strip():
         raise ValueError("the generated module has no marked code at its end")
     before, code = before + "\n", code + "\n"
+    if packed:
+        return before + OPEN + packed_code(code) + CLOSE
     if "'''" in code or code.endswith("\\\n"):
         return _in_place(before.rstrip("\n") + "\n", code)
     return before + OPEN + code + CLOSE
@@ -55,7 +67,27 @@ def unwrap(text: str) -> str:
     code, end, _ = rest.partition(CLOSE)
     if not (begin and end):
         return text
-    return _in_place(before + "\n", code)
+    return _in_place(before + "\n", _unpacked("\n" + code)[1:])
+
+
+def packed_code(code: str) -> str:
+    """The content of the string that holds `code` packed (`boot._unpacked` unpacks it)."""
+    data = base64.b64encode(zlib.compress(code.encode("utf-8"), 9)).decode("ascii")
+    lines = (data[at : at + _PACKED_WIDTH] for at in range(0, len(data), _PACKED_WIDTH))
+    return PACKED + "".join(line + "\n" for line in lines)
+
+
+def expand(text: str) -> str:
+    """The module with the code of its string unpacked, in the string still: the same tool,
+    its code readable where the module is read (the committed goldens and examples)."""
+    before, begin, rest = text.rpartition("\n" + OPEN)
+    code, end, after = rest.partition(CLOSE)
+    if not (begin and end) or not code.startswith(PACKED):
+        return text
+    plain = _unpacked("\n" + code)[1:]
+    if "'''" in plain or plain.endswith("\\\n"):
+        return unwrap(text)
+    return before + begin + plain + end + after
 
 
 def _in_place(text: str, code: str) -> str:

@@ -38,6 +38,7 @@ from burgee.runtime.core.flags import confirm_flag
 from burgee.runtime.execution.inputs import _input_problems
 from burgee.runtime.execution.sources import _meta
 from burgee.runtime.rows import _MediaRow
+from burgee.runtime.start.boot import _code_span, _file_text, _unpacked
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -204,6 +205,23 @@ def _debugging(flag: bool, program: Program) -> bool:
     return flag or _switched_on(program.debug_env)
 
 
+def _packed_lines(namespace: dict[str, Any]) -> None:
+    """Let a traceback show the lines of the code packed in the module's string (see
+    `render/sections.py`): the lines the code has when unpacked, where Python would read the
+    packed file's own lines (base64) instead."""
+    path = namespace.get("__file__")
+    text = _file_text(path, namespace) if isinstance(path, str) else None
+    span = _code_span(text)
+    if text is None or span is None or not isinstance(path, str):
+        return
+    import linecache
+
+    start, end = span
+    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
+    linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
+
+
 def _as_error(error: BaseException, debug: bool, program: Program) -> CommandError:
     """`error` as `program` reports it: a declared error as it is, anything else as
     `internal`."""
@@ -219,6 +237,7 @@ def _as_error(error: BaseException, debug: bool, program: Program) -> CommandErr
     if debug:
         import traceback
 
+        _packed_lines(globals())
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))

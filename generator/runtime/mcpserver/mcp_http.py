@@ -29,7 +29,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.core.errors import UsageError
-from burgee.runtime.execution.execute import _TIMEOUT_GRACE
+from burgee.runtime.execution.execute import _TIMEOUT_GRACE, _packed_lines
 from burgee.runtime.mcpserver.mcp_endpoint import (
     _HTTP_WORKERS,
     _LOOPBACK,
@@ -166,6 +166,7 @@ def _server_class(host: str, debug: bool, name: str) -> Any:
             if debug:
                 import traceback
 
+                _packed_lines(globals())
                 traceback.print_exc()
 
     return Server
