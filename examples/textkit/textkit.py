@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 831: the first handler from handlers.py
 #     line 937: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12070: the tables (commands, groups, errors, result shapes)
+#     line 12073: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -7460,6 +7460,9 @@ def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]
             name, at, size, digest = entry.split(":")
             index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
     except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    # NOTE: a file cut short may point anywhere: one whose index is not whole is written again.
+    if not index or any(at + size > start for parts in index.values() for at, size, _ in parts):
         return None
     return path, index
 

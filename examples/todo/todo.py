@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 813: the first handler from handlers.py
 #     line 925: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12086: the tables (commands, groups, errors, result shapes)
+#     line 12089: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -7476,6 +7476,9 @@ def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]
             name, at, size, digest = entry.split(":")
             index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
     except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    # NOTE: a file cut short may point anywhere: one whose index is not whole is written again.
+    if not index or any(at + size > start for parts in index.values() for at, size, _ in parts):
         return None
     return path, index
 

@@ -165,6 +165,9 @@ def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]
             index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
     except (OSError, ValueError, UnicodeDecodeError):
         return None
+    # NOTE: a file cut short may point anywhere: one whose index is not whole is written again.
+    if not index or any(at + size > start for parts in index.values() for at, size, _ in parts):
+        return None
     return path, index
 
 

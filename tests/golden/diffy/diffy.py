@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 771: the first handler from handlers.py
 #     line 812: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11832: the tables (commands, groups, errors, result shapes)
+#     line 11835: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -7222,6 +7222,9 @@ def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]
             name, at, size, digest = entry.split(":")
             index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
     except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    # NOTE: a file cut short may point anywhere: one whose index is not whole is written again.
+    if not index or any(at + size > start for parts in index.values() for at, size, _ in parts):
         return None
     return path, index
 

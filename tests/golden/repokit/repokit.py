@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 778: the first handler from handlers.py
 #     line 863: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12167: the tables (commands, groups, errors, result shapes)
+#     line 12170: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -7376,6 +7376,9 @@ def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]
             name, at, size, digest = entry.split(":")
             index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
     except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    # NOTE: a file cut short may point anywhere: one whose index is not whole is written again.
+    if not index or any(at + size > start for parts in index.values() for at, size, _ in parts):
         return None
     return path, index
 
