@@ -332,6 +332,20 @@ def alarm(seconds: float = 0.05) -> str:
 
 
 @command(effects="read_only")
+def midway(seconds: float = 0.1) -> int:
+    \"\"\"Hold a module `threading` imports half made for a while (as a handler's own import
+    does when the server's timer rings in the middle of it), then let it go.\"\"\"
+    import sys
+    import types
+
+    sys.modules["_weakrefset"] = types.ModuleType("_weakrefset")
+    time.sleep(seconds)
+    del sys.modules["_weakrefset"]
+    time.sleep(seconds * 4)
+    return 1
+
+
+@command(effects="read_only")
 def linger() -> int:
     \"\"\"Leave a thread, not a daemon, that Python waits for at exit.\"\"\"
     import threading
@@ -453,3 +467,28 @@ def test_a_handlers_own_alarm_is_its_own(quiet: Path) -> None:
     assert server.read()["result"]["structuredContent"] == {"result": 1}
     _, stderr, code = server.close()
     assert code == 0, stderr
+
+
+def test_a_timer_that_rings_in_the_middle_of_an_import_rings_again(quiet: Path) -> None:
+    """The timer's handler runs inside the call, where its code may be importing a module
+    `threading` needs (half made): that import fails there, so it tries again later, and the
+    call goes on; the watchdog starts once it can. (`-S`: nothing but the server imports
+    `threading`.)"""
+    proc = subprocess.Popen(
+        [sys.executable, "-S", str(quiet), "--mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    for message in (INIT, _call(1, "midway", seconds=0.1)):
+        proc.stdin.write(line(message))
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 0
+    time.sleep(0.25)
+    proc.stdin.write(line(_ping("meanwhile")))
+    proc.stdin.close()
+    answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+    assert proc.wait(timeout=30) == 0, proc.stderr.read() if proc.stderr else ""
+    assert answers[0]["id"] == "meanwhile", answers
+    assert answers[1]["result"]["structuredContent"] == {"result": 1}, answers

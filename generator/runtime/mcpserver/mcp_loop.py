@@ -148,6 +148,13 @@ class _McpLoop:
         import _signal  # type: ignore[import-not-found, unused-ignore]
 
         if self.armed and self.running:
+            try:
+                import threading  # noqa: F401
+            except Exception:  # noqa: BLE001 (raised here, it would be the call's error)
+                # NOTE: the call was importing a module `threading` imports, and the timer rang
+                # in the middle (the module half made): it rings again, and the call goes on.
+                _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
+                return
             self.armed = False
             self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
             # NOTE: the timer has rung, so none of the server's is left to reach the default.

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 778: the first handler from handlers.py
 #     line 863: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12170: the tables (commands, groups, errors, result shapes)
+#     line 12177: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -10433,6 +10433,13 @@ class _McpLoop:
         import _signal  # type: ignore[import-not-found, unused-ignore]
 
         if self.armed and self.running:
+            try:
+                import threading  # noqa: F401
+            except Exception:  # noqa: BLE001 (raised here, it would be the call's error)
+                # NOTE: the call was importing a module `threading` imports, and the timer rang
+                # in the middle (the module half made): it rings again, and the call goes on.
+                _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
+                return
             self.armed = False
             self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
             # NOTE: the timer has rung, so none of the server's is left to reach the default.
