@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 731: the first handler from commands.py
 #     line 982: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12099: the tables (commands, groups, errors, result shapes)
+#     line 12284: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -7561,6 +7561,18 @@ _PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
 _DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
+_KEPT = ("mcp_tools", "mcp_prompts", "mcp_resources", "mcp_templates", "inputs")
+
+
+_KEPT_SUFFIX = ".documents"
+
+
+_KEPT_FILES = 32
+
+
+_KEPT_INDEX: dict[Program, tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None] = {}
+
+
 def _document(name: str, program: Program) -> str:
     listed = program.mcp_lists.get(name)
     if listed is not None:
@@ -7574,10 +7586,18 @@ def _document_data(name: str, program: Program) -> bytes:
     listed = program.mcp_lists.get(name)
     if listed is not None:
         return listed.encode("utf-8")
+    parts = _part_count(name, program)
+    return b"".join(_document_part(name, number, program) for number in range(parts))
+
+
+def _part_count(name: str, program: Program) -> int:
+    kept = _kept(program) if name in _KEPT else None
+    if kept is not None and name in kept[1]:
+        return len(kept[1][name])
     parts = _documents_index(program)[0].get(name)
     if parts is None:
         raise KeyError(name)
-    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+    return len(parts)
 
 
 def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
@@ -7599,28 +7619,130 @@ def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, i
 def _document_part(name: str, number: int, program: Program) -> bytes:
     found = _DOCUMENT_PARTS.get((program, name, number))
     if found is None:
-        import zlib
-
-        parts, streams = _documents_index(program)
-        at, size, length = parts[name][number]
-        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
-        # block and copies the blocks into one at the end.
-        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        found = _kept_part(name, number, program) if name in _KEPT else None
+        if found is None:
+            found = _decompressed(name, number, program)
         _DOCUMENT_PARTS[program, name, number] = found
     return found
 
 
-def _input_part(path: str, parts: int) -> int:
+def _decompressed(name: str, number: int, program: Program) -> bytes:
     import zlib
 
-    return zlib.crc32(path.encode("utf-8")) % parts
+    parts, streams = _documents_index(program)
+    at, size, length = parts[name][number]
+    # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by block
+    # and copies the blocks into one at the end.
+    return zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+
+
+def _kept(program: Program) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    if program in _KEPT_INDEX:
+        return _KEPT_INDEX[program]
+    found = None
+    directory = _cache_directory()
+    if directory is not None:
+        name = _digest(program.data.encode("ascii")).hex() + _KEPT_SUFFIX
+        path = os.path.join(directory, name)
+        found = _kept_index(path)
+        if found is None and _may_write():
+            found = _keep(program, path, directory)
+    _KEPT_INDEX[program] = found
+    return found
+
+
+def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    try:
+        with _open_owned(path) as stream:
+            stream.seek(-8, 2)
+            start = int.from_bytes(stream.read(8), "little")
+            stream.seek(start)
+            text = stream.read()[:-8].decode("ascii")
+            _used(stream)
+        index: dict[str, list[tuple[int, int, bytes]]] = {}
+        for entry in filter(None, text.split(",")):
+            name, at, size, digest = entry.split(":")
+            index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    # NOTE: a file cut short may point anywhere: one whose index is not whole is written again.
+    if not index or any(at + size > start for parts in index.values() for at, size, _ in parts):
+        return None
+    return path, index
+
+
+def _kept_part(name: str, number: int, program: Program) -> bytes | None:
+    kept = _kept(program)
+    parts = None if kept is None else kept[1].get(name)
+    if kept is None or parts is None or number >= len(parts):
+        return None
+    at, size, digest = parts[number]
+    try:
+        with _open_owned(kept[0]) as stream:
+            stream.seek(at)
+            data = stream.read(size)
+    except OSError:
+        return None
+    return data if len(data) == size and _digest(data) == digest else None
+
+
+def _keep(
+    program: Program, path: str, directory: str
+) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    import _thread
+
+    stored = _documents_index(program)[0]
+    index: dict[str, list[tuple[int, int, bytes]]] = {}
+    # NOTE: the thread's too: two HTTP requests of one process may be the first at once.
+    temporary = f"{path}.{os.getpid()}.{_thread.get_ident()}.tmp"
+    try:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's ids
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with open(os.open(temporary, flags, 0o600), "wb") as out:
+            at = 0
+            for name in _KEPT:
+                for number in range(len(stored.get(name, ()))):
+                    data = _DOCUMENT_PARTS.get((program, name, number))
+                    data = _decompressed(name, number, program) if data is None else data
+                    out.write(data)
+                    index.setdefault(name, []).append((at, len(data), _digest(data)))
+                    at += len(data)
+            text = ",".join(
+                f"{name}:{start}:{size}:{digest.hex()}"
+                for name, parts in index.items()
+                for start, size, digest in parts
+            )
+            out.write(text.encode("ascii") + at.to_bytes(8, "little"))
+        os.replace(temporary, path)
+        kept = []
+        for name in os.listdir(directory):
+            if name.endswith(_KEPT_SUFFIX) and name != os.path.basename(path):
+                other = os.path.join(directory, name)
+                kept.append((os.lstat(other).st_mtime_ns, other))
+        for _, other in sorted(kept)[: max(0, len(kept) - _KEPT_FILES + 1)]:
+            os.unlink(other)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return None
+    return path, index
+
+
+def _input_part(path: str, parts: int) -> int:
+    crc = 0xFFFFFFFF
+    for byte in path.encode("utf-8"):
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+    return (crc ^ 0xFFFFFFFF) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
-    parts = _documents_index(program)[0].get("inputs")
-    if parts is None:
-        raise KeyError("inputs")
-    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
+    parts = _part_count("inputs", program)
+    text = _document_part("inputs", _input_part(command, parts), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -10353,6 +10475,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        self.armed = False
+        self.bell: Callable[[int, object], None] | None = None
         self.over = False
         self.readline: Callable[[], bytes] = bytes
 
@@ -10370,23 +10494,72 @@ class _McpLoop:
             self.unpark.release()
 
     def watchdog(self) -> None:
-        if not self.watching:
-            import _thread
+        if not self.watching and not self.alarm():
+            self.guard()
 
-            # NOTE: imported here, on the main thread, before any thread of the server starts:
-            # the first import of `threading` takes its thread for the main one, and Python 3.12
-            # then waits at exit for that thread (the watchdog or a worker, which never end).
-            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
-            import threading  # noqa: F401
+    def guard(self, wait: float = _MCP_PATIENCE) -> None:
+        import _thread
 
-            self.watching = True
+        # NOTE: imported here, on the main thread, before any thread of the server starts:
+        # the first import of `threading` takes its thread for the main one, and Python 3.12
+        # then waits at exit for that thread (the watchdog or a worker, which never end).
+        # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+        import threading  # noqa: F401
+
+        self.watching = True
+        try:
+            _thread.start_new_thread(self.watch, (wait,))
+        except RuntimeError as error:
+            sys.stderr.write(
+                f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
+                " follows\n"
+            )
+
+    def alarm(self) -> bool:
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        try:
+            if self.bell is None:
+                busy = _signal.getitimer(_signal.ITIMER_REAL)[0]
+                if busy or _signal.getsignal(_signal.SIGALRM) != _signal.SIG_DFL:
+                    return False
+                ring = self.ring
+                _signal.signal(_signal.SIGALRM, ring)
+                self.bell = ring
+            elif _signal.getsignal(_signal.SIGALRM) is not self.bell:
+                return False  # NOTE: a handler set its own: SIGALRM is the program's now
+            # NOTE: armed first: the timer may ring before the next line runs (a busy machine).
+            self.armed = True
+            _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
+        except (AttributeError, ValueError, OSError):
+            self.armed = False
+            return False
+        return True
+
+    def ring(self, number: int, frame: object) -> None:
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        if self.armed and self.running:
             try:
-                _thread.start_new_thread(self.watch, ())
-            except RuntimeError as error:
-                sys.stderr.write(
-                    f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
-                    " follows\n"
-                )
+                import threading  # noqa: F401
+            except Exception:  # noqa: BLE001 (raised here, it would be the call's error)
+                # NOTE: the call was importing a module `threading` imports, and the timer rang
+                # in the middle (the module half made): it rings again, and the call goes on.
+                _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
+                return
+            self.armed = False
+            self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
+            # NOTE: the timer has rung, so none of the server's is left to reach the default.
+            _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
+            self.bell = None
+
+    def rest(self) -> None:
+        if self.armed:
+            import _signal  # type: ignore[import-not-found, unused-ignore]
+
+            self.armed = False
+            if _signal.getsignal(_signal.SIGALRM) is self.bell:
+                _signal.setitimer(_signal.ITIMER_REAL, 0)
 
     def serve(self, requests: BinaryIO) -> int:
         readline = self.readline = requests.readline
@@ -10411,6 +10584,16 @@ class _McpLoop:
         return 0
 
     def release(self) -> None:
+        if self.bell is not None:
+            import _signal  # type: ignore[import-not-found, unused-ignore]
+
+            try:
+                if _signal.getsignal(_signal.SIGALRM) is self.bell:
+                    _signal.setitimer(_signal.ITIMER_REAL, 0)
+                    _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
+            except ValueError:
+                pass  # NOTE: not the main thread: nothing was set
+            self.bell = None
         with self.lock:
             self.over = True
             if self.parked:
@@ -10443,13 +10626,14 @@ class _McpLoop:
         line, self.handed = self.handed, None
         return line or b""
 
-    def watch(self) -> None:
+    def watch(self, wait: float) -> None:
         import time
 
         quiet = 0
         while not self.over:
             running, started = self.running, self.started
-            time.sleep(_MCP_PATIENCE)
+            time.sleep(wait)
+            wait = _MCP_PATIENCE
             with self.lock:
                 # NOTE: not after the end of input was handed back: nothing is left to read.
                 relay = running != 0 and self.running == running and self.handed is None
@@ -10785,6 +10969,7 @@ class _McpCalls(_McpWire):
         finally:
             with self.lock:
                 self.running = 0
+            self.rest()
 
     def progress(
         self, request: _Request, done: float, total: float | None, message: str | None

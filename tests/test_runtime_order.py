@@ -91,3 +91,14 @@ def test_the_join_order_respects_what_each_module_uses_at_import_time() -> None:
                         if name in home and home[name] not in earlier:
                             late.append(f"{module} uses {name} of {home[name]}")
     assert not late
+
+
+def test_no_two_joined_modules_bind_the_same_name() -> None:
+    """The modules are joined into one namespace: a second module's `_parts` silently took the
+    place of the first's, and a wide tool's `tools/list` failed with an internal error."""
+    where: dict[str, str] = {}
+    for module in (*catalog.HEAD, *catalog.TAIL):
+        # NOTE: not what type checkers alone read (`_T`; the catalog marks it with a tab).
+        for chunk in (c for c in catalog.parse(module)[0] if not c.text.startswith("\t")):
+            for name in chunk.binds:
+                assert where.setdefault(name, module) == module, (name, where[name], module)
