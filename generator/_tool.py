@@ -225,7 +225,7 @@ EXIT_INTERRUPTED = 130
 
 
 #: The line under the code's heading when the code is packed: base64 of zlib, a fifth of the
-#: text, as comment lines (`#` and the data) to the end of the file; a script's run reads every
+#: text, as comment lines (`# ` and the data) to the end of the file; a script's run reads every
 #: byte of its file, and the tokenizer reads a comment faster than a string.
 PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
 
@@ -401,7 +401,7 @@ def _unpacked(code: str, path: str = "") -> str:
     import zlib
 
     try:
-        data = binascii.a2b_base64(code.replace("#", "").replace("\n", ""))
+        data = binascii.a2b_base64(code.replace("#", "").replace(" ", "").replace("\n", ""))
         return "\n" + zlib.decompress(data).decode("utf-8")
     except (ValueError, zlib.error) as error:
         raise SystemExit(

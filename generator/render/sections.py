@@ -49,8 +49,9 @@ RUN = "_boot(globals())\n"
 TABLES_RUN = "_tables()\n"
 TABLES_BEGIN = f"{SECTION_BEGIN}tables ----\n"
 TABLES_END = f"{SECTION_END}tables ----\n"
-#: The width of a line of packed code (the generated module's line length).
-_PACKED_WIDTH = 100
+#: The width of the data on a line of packed code: after `# `, the generated module's line
+#: length (100), as `ruff format` leaves a comment (it would add the space).
+_PACKED_WIDTH = 98
 
 
 def wrap(text: str, *, packed: bool = True) -> str:
@@ -95,7 +96,7 @@ def packed_code(code: str) -> str:
     """The lines under the code's heading that hold `code` packed (`boot._unpacked`)."""
     data = base64.b64encode(zlib.compress(code.encode("utf-8"), 9)).decode("ascii")
     lines = (data[at : at + _PACKED_WIDTH] for at in range(0, len(data), _PACKED_WIDTH))
-    return PACKED + "".join(f"#{line}\n" for line in lines)
+    return PACKED + "".join(f"# {line}\n" for line in lines)
 
 
 def expand(text: str) -> str:
