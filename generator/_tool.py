@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 857: the first handler from commands.py
-#     line 1108: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12083: the tables (commands, groups, errors, result shapes)
+#     line 731: the first handler from commands.py
+#     line 982: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12284: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
 
-    def _pieces(code: str) -> dict[str, str]: ...
-
     def _compiled(
         path: str,
         namespace: dict[str, Any],
@@ -34,6 +32,14 @@ if TYPE_CHECKING:
         key: tuple[str, str] | None,
         entry: str,
     ) -> tuple[CodeType, dict[str, Any], dict[str, str]]: ...
+
+    def _stand_ins(
+        namespace: dict[str, Any],
+        lazy: dict[str, tuple[str, ...]],
+        sections: dict[str, Any],
+        path: str,
+        order: dict[str, str] | None = None,
+    ) -> None: ...
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -218,8 +224,9 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
-#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
-#: text (a script's run reads every byte of the file, the string's too, before it starts).
+#: The line under the code's heading when the code is packed: base64 of zlib, a fifth of the
+#: text, as comment lines (`# ` and the data) to the end of the file; a script's run reads every
+#: byte of its file, and the tokenizer reads a comment faster than a string.
 PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
 
 
@@ -306,14 +313,6 @@ def _owned(found: os.stat_result) -> bool:
     return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
 
 
-def _read_owned(path: str) -> bytes:
-    """The bytes of the file at `path`, when it is a regular file of this user's that no one
-    else may write, opened without following a symlink; else OSError (FileNotFoundError when
-    there is none)."""
-    with _open_owned(path) as stream:
-        return stream.read()
-
-
 def _open_owned(path: str) -> BinaryIO:
     """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
@@ -378,26 +377,37 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
             return None
 
 
-def _code_span(text: str | None) -> tuple[int, int] | None:
-    """Where the string of the code is in the module's `text` (its content, from the newline
-    after its opening); None when it is not there."""
-    # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
-    # show the opening's text (a description of burgee's layout), and the code, a raw string
-    # without ''', cannot hold it.
-    at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
-    end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    return None if end < 0 else (at + len(_CODE_OPEN), end)
+def _code_span(text: str | None) -> tuple[int, int, bool] | None:
+    """Where the code is in the module's `text`: its start (the newline that ends the line
+    above it), its end, and whether it is packed (the comment lines under `PACKED`, to the end
+    of the file) or text (a raw string); None when it is not there."""
+    # NOTE: the last heading, at a line's start: the module's docstring, before the code, may
+    # show the heading's text (a description of burgee's layout), and the code, a raw string
+    # without ''' or lines of base64 after `#`, cannot hold it.
+    heading = _CODE_OPEN.partition("\n")[0] + "\n"
+    at = -1 if text is None else text.rfind("\n" + heading) + 1
+    if text is None or not at:
+        return None
+    below = at + len(heading)
+    if text.startswith(PACKED, below):
+        return below + len(PACKED) - 1, len(text), True
+    end = text.find("'''", below + 4) if text.startswith("r'''", below) else -1
+    return None if end < 0 else (below + 4, end, False)
 
 
-def _unpacked(code: str) -> str:
-    """The code of the string: as it is, or unpacked when the string holds it packed."""
-    if not code.startswith(PACKED, 1):
-        return code
+def _unpacked(code: str, path: str = "") -> str:
+    """The text of packed code (its comment lines, from the newline above them)."""
     import binascii
     import zlib
 
-    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
-    return "\n" + zlib.decompress(data).decode("utf-8")
+    try:
+        data = binascii.a2b_base64(code.replace("#", "").replace(" ", "").replace("\n", ""))
+        return "\n" + zlib.decompress(data).decode("utf-8")
+    except (ValueError, zlib.error) as error:
+        raise SystemExit(
+            f"{path or 'the tool'}: cannot start: its packed code is damaged ({error}); "
+            "regenerate the tool"
+        ) from None
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -413,13 +423,9 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start, end = span
-    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
-
-
-def _compile(text: str, path: str) -> CodeType:
-    compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
-    return compiled
+    start, end, packed = span
+    code = _unpacked(text[start:end], path) if packed else text[start:end]
+    return code, "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _load_code(
@@ -469,7 +475,7 @@ def _missed(path: str, namespace: dict[str, Any]) -> None:
             f"code of {path} is not there (edited away); regenerate the tool"
         )
     piece = padding + "\n" * code.count("\n", 1, begin + 1) + code[begin + 1 : end]
-    exec(_compile(piece, path), globals())  # noqa: S102
+    exec(compile(piece, path, "exec", _ANNOTATIONS, dont_inherit=True), globals())  # noqa: S102
 
 
 def _used(stream: BinaryIO) -> None:
@@ -488,28 +494,6 @@ def _head(name: str, stream: BinaryIO) -> memoryview | None:
     if size > os.fstat(stream.fileno()).st_size:
         return None
     return _unsealed(name, stream.read(size))
-
-
-def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
-    """A section's code read from its entry, when it is there whole and right (its digest);
-    else None, and the entry goes (the next run writes it again)."""
-    import marshal
-
-    entry, start, length, digest = where
-    try:
-        with _open_owned(entry) as stream:
-            stream.seek(start)
-            data = stream.read(length)
-        if len(data) == length and _digest(data) == digest:
-            code: CodeType = marshal.loads(data)
-            return code
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
-    try:
-        os.unlink(entry)
-    except OSError:
-        pass
-    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -552,10 +536,13 @@ def _boot(
     release = _hold_interrupts()
     try:
         hot, sections, order = _load_code(path, namespace)
+        # NOTE: exec of the module's own code, as the interpreter would have run it; the code
+        # that always runs calls no function of a section while it is defined, and defines
+        # `_stand_ins` (`in the code`: a script compiles the start-up code on every run).
+        exec(hot, namespace)  # noqa: S102
+        lazy = namespace.get("_LAZY") if lazy is None else lazy
         if lazy:
             _stand_ins(namespace, lazy, sections, path, order)
-        # NOTE: exec of the module's own code, as the interpreter would have run it.
-        exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
         _stop_starting(namespace, path)
@@ -640,124 +627,11 @@ def _pause_collector() -> Callable[[], None]:
     return resume
 
 
-def _stand_ins(
-    namespace: dict[str, Any],
-    lazy: dict[str, tuple[str, ...]],
-    sections: dict[str, Any],
-    path: str,
-    order: dict[str, str] | None = None,
-) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call
-    (after the section `order` says must run before it)."""
-    import _thread
-
-    # NOTE: reentrant: a section's own start may call into another section.
-    lock = _thread.RLock()
-    done: set[str] = set()
-
-    def run(section: str) -> None:
-        with lock:
-            if section in done:
-                return
-            first = (order or {}).get(section)
-            if first in sections:
-                run(first)
-            import marshal
-
-            piece = sections[section]
-            if isinstance(piece, tuple):
-                code = _stored_section(piece)
-                if code is None:
-                    # NOTE: the entry changed or broke since its head was read: from the file.
-                    _missed(path, namespace)
-                    text, padding = _source(path, namespace)
-                    code = _compile(padding + _pieces(text)[section][1:], path)
-            elif isinstance(piece, str):
-                code = _compile(piece, path)
-            else:
-                code = marshal.loads(piece)
-            done.add(section)
-            try:
-                exec(code, namespace)  # noqa: S102
-            except BaseException:
-                done.discard(section)
-                raise
-
-    def stand_in(name: str, section: str) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            run(section)
-            real = namespace[name]
-            if real is call:
-                raise ImportError(f"section {section!r} of {path} does not define {name}")
-            return real(*args, **kwargs)
-
-        call.__name__ = call.__qualname__ = name
-        return call
-
-    for section, names in lazy.items():
-        if section in sections:
-            for name in names:
-                namespace[name] = stand_in(name, section)
-
-
-#: The functions of each section of the code that runs on first use (see _boot): the names
-#: that get a stand-in until their section has run.
-_LAZY: dict[str, tuple[str, ...]] = {
-    "agent": (
-        "_over",
-        "_quarantine",
-        "_quarantined",
-        "_read_spill",
-        "_redact",
-        "_redact_text",
-        "_sanitized",
-        "_spill",
-        "_truncate",
-    ),
-    "argparse": (
-        "_closest_flag",
-        "_command_epilog",
-        "_did_you_mean",
-        "_flags_help",
-        "_group_help",
-        "_keep_argv_secrets",
-        "_names_command",
-        "_new_parser",
-        "_reaches_root",
-        "_tool_flags",
-    ),
-    "batch": ("_batch",),
-    "clients": ("_mcp_help", "_print_config"),
-    "confirm": (
-        "_answer",
-        "_answer_flags",
-        "_answer_steps",
-        "_ask_fields",
-        "_asked",
-        "_checked",
-        "_confirmation",
-        "_form",
-        "_form_fields",
-        "_question_field",
-        "_rerun_line",
-        "_unsecret",
-        "_variable",
-    ),
-    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "elicit": ("_confirming", "_elicited", "_retried"),
-    "http": ("_asgi_serve", "_serve_http"),
-    "invoke": ("invoke",),
-    "mcp": ("_serve_mcp",),
-    "tables": ("_tables",),
-    "timeout": ("_cancel_event", "_run_timed"),
-    "validate": ("_input_problems",),
-}
-
 # ---- Runtime: burgee's, run here from the string at the end of this file (see _boot) ----
 
 #: A Ctrl-C while the tool's code is being defined is held, for `main` to answer.
 _release_interrupts = _hold_interrupts(globals())
-_boot(globals(), _LAZY)
+_boot(globals())
 
 
 # ---- The handlers' imports that wait for the first command (burgee.runtime.execution.table) ----
@@ -1381,6 +1255,59 @@ _DATA = (
 _MCP_LISTS: dict[str, str] = {}
 
 
+#: The functions of each section of the code that runs on first use (see _boot): the names
+#: that get a stand-in until their section has run.
+_LAZY: dict[str, tuple[str, ...]] = {
+    "agent": (
+        "_over",
+        "_quarantine",
+        "_quarantined",
+        "_read_spill",
+        "_redact",
+        "_redact_text",
+        "_sanitized",
+        "_spill",
+        "_truncate",
+    ),
+    "argparse": (
+        "_closest_flag",
+        "_command_epilog",
+        "_did_you_mean",
+        "_flags_help",
+        "_group_help",
+        "_keep_argv_secrets",
+        "_names_command",
+        "_new_parser",
+        "_reaches_root",
+        "_tool_flags",
+    ),
+    "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+        "_variable",
+    ),
+    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
+    "timeout": ("_cancel_event", "_run_timed"),
+    "validate": ("_input_problems",),
+}
+
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
@@ -1424,6 +1351,11 @@ def _order(code: str) -> "dict[str, str]":
         if after:
             order[name] = first
     return order
+
+
+def _compile(text: str, path: str) -> "CodeType":
+    compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
+    return compiled
 
 
 def _compiled(
@@ -2542,6 +2474,90 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         self.exclusive = exclusive
         self.secret = secret
+
+
+# -- module: burgee.runtime.start.boot
+def _read_owned(path: str) -> bytes:
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _stored_section(where: "tuple[str, int, int, bytes]") -> "CodeType | None":
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
+
+
+def _stand_ins(
+    namespace: "dict[str, Any]",
+    lazy: "dict[str, tuple[str, ...]]",
+    sections: "dict[str, Any]",
+    path: str,
+    order: "dict[str, str] | None" = None,
+) -> None:
+    import _thread
+
+    # NOTE: reentrant: a section's own start may call into another section.
+    lock = _thread.RLock()
+    done: set[str] = set()
+
+    def run(section: str) -> None:
+        with lock:
+            if section in done:
+                return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
+            import marshal
+
+            piece = sections[section]
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    _missed(path, namespace)
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
+            done.add(section)
+            try:
+                exec(code, namespace)  # noqa: S102
+            except BaseException:
+                done.discard(section)
+                raise
+
+    def stand_in(name: str, section: str) -> "Callable[..., Any]":
+        def call(*args: "Any", **kwargs: "Any") -> "Any":
+            run(section)
+            real = namespace[name]
+            if real is call:
+                raise ImportError(f"section {section!r} of {path} does not define {name}")
+            return real(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+    for section, names in lazy.items():
+        if section in sections:
+            for name in names:
+                namespace[name] = stand_in(name, section)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -5997,12 +6013,12 @@ def _packed_lines(namespace: dict[str, Any]) -> None:
     path = namespace.get("__file__")
     text = _file_text(path, namespace) if isinstance(path, str) else None
     span = _code_span(text)
-    if text is None or span is None or not isinstance(path, str):
+    if text is None or span is None or not span[2] or not isinstance(path, str):
         return
     import linecache
 
-    start, end = span
-    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    start, end, _ = span
+    lines = (text[:start] + _unpacked(text[start:end], path)).splitlines(keepends=True)
     # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
     linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
 
@@ -7545,6 +7561,18 @@ _PACKED: dict[Program, tuple[dict[str, list[tuple[int, int, int]]], bytes]] = {}
 _DOCUMENT_PARTS: dict[tuple[Program, str, int], bytes] = {}
 
 
+_KEPT = ("mcp_tools", "mcp_prompts", "mcp_resources", "mcp_templates", "inputs")
+
+
+_KEPT_SUFFIX = ".documents"
+
+
+_KEPT_FILES = 32
+
+
+_KEPT_INDEX: dict[Program, tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None] = {}
+
+
 def _document(name: str, program: Program) -> str:
     listed = program.mcp_lists.get(name)
     if listed is not None:
@@ -7558,10 +7586,18 @@ def _document_data(name: str, program: Program) -> bytes:
     listed = program.mcp_lists.get(name)
     if listed is not None:
         return listed.encode("utf-8")
+    parts = _part_count(name, program)
+    return b"".join(_document_part(name, number, program) for number in range(parts))
+
+
+def _part_count(name: str, program: Program) -> int:
+    kept = _kept(program) if name in _KEPT else None
+    if kept is not None and name in kept[1]:
+        return len(kept[1][name])
     parts = _documents_index(program)[0].get(name)
     if parts is None:
         raise KeyError(name)
-    return b"".join(_document_part(name, number, program) for number in range(len(parts)))
+    return len(parts)
 
 
 def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
@@ -7583,28 +7619,130 @@ def _documents_index(program: Program) -> tuple[dict[str, list[tuple[int, int, i
 def _document_part(name: str, number: int, program: Program) -> bytes:
     found = _DOCUMENT_PARTS.get((program, name, number))
     if found is None:
-        import zlib
-
-        parts, streams = _documents_index(program)
-        at, size, length = parts[name][number]
-        # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by
-        # block and copies the blocks into one at the end.
-        found = zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+        found = _kept_part(name, number, program) if name in _KEPT else None
+        if found is None:
+            found = _decompressed(name, number, program)
         _DOCUMENT_PARTS[program, name, number] = found
     return found
 
 
-def _input_part(path: str, parts: int) -> int:
+def _decompressed(name: str, number: int, program: Program) -> bytes:
     import zlib
 
-    return zlib.crc32(path.encode("utf-8")) % parts
+    parts, streams = _documents_index(program)
+    at, size, length = parts[name][number]
+    # NOTE: told the text's size, zlib makes one buffer of it; else it grows block by block
+    # and copies the blocks into one at the end.
+    return zlib.decompress(streams[at : at + size], bufsize=max(length, 1))
+
+
+def _kept(program: Program) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    if program in _KEPT_INDEX:
+        return _KEPT_INDEX[program]
+    found = None
+    directory = _cache_directory()
+    if directory is not None:
+        name = _digest(program.data.encode("ascii")).hex() + _KEPT_SUFFIX
+        path = os.path.join(directory, name)
+        found = _kept_index(path)
+        if found is None and _may_write():
+            found = _keep(program, path, directory)
+    _KEPT_INDEX[program] = found
+    return found
+
+
+def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    try:
+        with _open_owned(path) as stream:
+            stream.seek(-8, 2)
+            start = int.from_bytes(stream.read(8), "little")
+            stream.seek(start)
+            text = stream.read()[:-8].decode("ascii")
+            _used(stream)
+        index: dict[str, list[tuple[int, int, bytes]]] = {}
+        for entry in filter(None, text.split(",")):
+            name, at, size, digest = entry.split(":")
+            index.setdefault(name, []).append((int(at), int(size), bytes.fromhex(digest)))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    # NOTE: a file cut short may point anywhere: one whose index is not whole is written again.
+    if not index or any(at + size > start for parts in index.values() for at, size, _ in parts):
+        return None
+    return path, index
+
+
+def _kept_part(name: str, number: int, program: Program) -> bytes | None:
+    kept = _kept(program)
+    parts = None if kept is None else kept[1].get(name)
+    if kept is None or parts is None or number >= len(parts):
+        return None
+    at, size, digest = parts[number]
+    try:
+        with _open_owned(kept[0]) as stream:
+            stream.seek(at)
+            data = stream.read(size)
+    except OSError:
+        return None
+    return data if len(data) == size and _digest(data) == digest else None
+
+
+def _keep(
+    program: Program, path: str, directory: str
+) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
+    import _thread
+
+    stored = _documents_index(program)[0]
+    index: dict[str, list[tuple[int, int, bytes]]] = {}
+    # NOTE: the thread's too: two HTTP requests of one process may be the first at once.
+    temporary = f"{path}.{os.getpid()}.{_thread.get_ident()}.tmp"
+    try:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's ids
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with open(os.open(temporary, flags, 0o600), "wb") as out:
+            at = 0
+            for name in _KEPT:
+                for number in range(len(stored.get(name, ()))):
+                    data = _DOCUMENT_PARTS.get((program, name, number))
+                    data = _decompressed(name, number, program) if data is None else data
+                    out.write(data)
+                    index.setdefault(name, []).append((at, len(data), _digest(data)))
+                    at += len(data)
+            text = ",".join(
+                f"{name}:{start}:{size}:{digest.hex()}"
+                for name, parts in index.items()
+                for start, size, digest in parts
+            )
+            out.write(text.encode("ascii") + at.to_bytes(8, "little"))
+        os.replace(temporary, path)
+        kept = []
+        for name in os.listdir(directory):
+            if name.endswith(_KEPT_SUFFIX) and name != os.path.basename(path):
+                other = os.path.join(directory, name)
+                kept.append((os.lstat(other).st_mtime_ns, other))
+        for _, other in sorted(kept)[: max(0, len(kept) - _KEPT_FILES + 1)]:
+            os.unlink(other)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return None
+    return path, index
+
+
+def _input_part(path: str, parts: int) -> int:
+    crc = 0xFFFFFFFF
+    for byte in path.encode("utf-8"):
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+    return (crc ^ 0xFFFFFFFF) % parts
 
 
 def _command_input(command: str, program: Program) -> str | None:
-    parts = _documents_index(program)[0].get("inputs")
-    if parts is None:
-        raise KeyError("inputs")
-    text = _document_part("inputs", _input_part(command, len(parts)), program).decode("utf-8")
+    parts = _part_count("inputs", program)
+    text = _document_part("inputs", _input_part(command, parts), program).decode("utf-8")
     at = text.find("\n" + command + "\t")
     if at < 0:
         return None
@@ -10337,6 +10475,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        self.armed = False
+        self.bell: Callable[[int, object], None] | None = None
         self.over = False
         self.readline: Callable[[], bytes] = bytes
 
@@ -10354,23 +10494,72 @@ class _McpLoop:
             self.unpark.release()
 
     def watchdog(self) -> None:
-        if not self.watching:
-            import _thread
+        if not self.watching and not self.alarm():
+            self.guard()
 
-            # NOTE: imported here, on the main thread, before any thread of the server starts:
-            # the first import of `threading` takes its thread for the main one, and Python 3.12
-            # then waits at exit for that thread (the watchdog or a worker, which never end).
-            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
-            import threading  # noqa: F401
+    def guard(self, wait: float = _MCP_PATIENCE) -> None:
+        import _thread
 
-            self.watching = True
+        # NOTE: imported here, on the main thread, before any thread of the server starts:
+        # the first import of `threading` takes its thread for the main one, and Python 3.12
+        # then waits at exit for that thread (the watchdog or a worker, which never end).
+        # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+        import threading  # noqa: F401
+
+        self.watching = True
+        try:
+            _thread.start_new_thread(self.watch, (wait,))
+        except RuntimeError as error:
+            sys.stderr.write(
+                f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
+                " follows\n"
+            )
+
+    def alarm(self) -> bool:
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        try:
+            if self.bell is None:
+                busy = _signal.getitimer(_signal.ITIMER_REAL)[0]
+                if busy or _signal.getsignal(_signal.SIGALRM) != _signal.SIG_DFL:
+                    return False
+                ring = self.ring
+                _signal.signal(_signal.SIGALRM, ring)
+                self.bell = ring
+            elif _signal.getsignal(_signal.SIGALRM) is not self.bell:
+                return False  # NOTE: a handler set its own: SIGALRM is the program's now
+            # NOTE: armed first: the timer may ring before the next line runs (a busy machine).
+            self.armed = True
+            _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
+        except (AttributeError, ValueError, OSError):
+            self.armed = False
+            return False
+        return True
+
+    def ring(self, number: int, frame: object) -> None:
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        if self.armed and self.running:
             try:
-                _thread.start_new_thread(self.watch, ())
-            except RuntimeError as error:
-                sys.stderr.write(
-                    f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
-                    " follows\n"
-                )
+                import threading  # noqa: F401
+            except Exception:  # noqa: BLE001 (raised here, it would be the call's error)
+                # NOTE: the call was importing a module `threading` imports, and the timer rang
+                # in the middle (the module half made): it rings again, and the call goes on.
+                _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
+                return
+            self.armed = False
+            self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
+            # NOTE: the timer has rung, so none of the server's is left to reach the default.
+            _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
+            self.bell = None
+
+    def rest(self) -> None:
+        if self.armed:
+            import _signal  # type: ignore[import-not-found, unused-ignore]
+
+            self.armed = False
+            if _signal.getsignal(_signal.SIGALRM) is self.bell:
+                _signal.setitimer(_signal.ITIMER_REAL, 0)
 
     def serve(self, requests: BinaryIO) -> int:
         readline = self.readline = requests.readline
@@ -10395,6 +10584,16 @@ class _McpLoop:
         return 0
 
     def release(self) -> None:
+        if self.bell is not None:
+            import _signal  # type: ignore[import-not-found, unused-ignore]
+
+            try:
+                if _signal.getsignal(_signal.SIGALRM) is self.bell:
+                    _signal.setitimer(_signal.ITIMER_REAL, 0)
+                    _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
+            except ValueError:
+                pass  # NOTE: not the main thread: nothing was set
+            self.bell = None
         with self.lock:
             self.over = True
             if self.parked:
@@ -10427,13 +10626,14 @@ class _McpLoop:
         line, self.handed = self.handed, None
         return line or b""
 
-    def watch(self) -> None:
+    def watch(self, wait: float) -> None:
         import time
 
         quiet = 0
         while not self.over:
             running, started = self.running, self.started
-            time.sleep(_MCP_PATIENCE)
+            time.sleep(wait)
+            wait = _MCP_PATIENCE
             with self.lock:
                 # NOTE: not after the end of input was handed back: nothing is left to read.
                 relay = running != 0 and self.running == running and self.handed is None
@@ -10769,6 +10969,7 @@ class _McpCalls(_McpWire):
         finally:
             with self.lock:
                 self.running = 0
+            self.rest()
 
     def progress(
         self, request: _Request, done: float, total: float | None, message: str | None

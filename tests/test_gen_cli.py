@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from burgee.render.sections import HEADING, expand
+from burgee.runtime.start.boot import PACKED
 from tests.helpers import GOLDEN, burgee_in_process, in_process, run
 
 HELLO = textwrap.dedent(
@@ -455,8 +457,9 @@ def test_none_spelled_out_is_the_default(tmp_path: Path) -> None:
 
 
 def test_a_help_text_with_three_single_quotes_keeps_the_tables_in_place(tmp_path: Path) -> None:
-    """A command's text that a raw triple-quoted string cannot hold: the compiled-once code
-    stands as code, and the tables after the handlers they name."""
+    """A command's text that a raw triple-quoted string cannot hold: packed, the code is
+    compiled once all the same; unpacked (`expand`, the goldens' form), it stands as code, and
+    the tables after the handlers they name."""
     (tmp_path / "handlers.py").write_text(
         '"""Quotes."""\nfrom burgee import command\n\n\n'
         '@command(effects="read_only")\ndef say(word: str = "hi") -> str:\n'
@@ -464,9 +467,13 @@ def test_a_help_text_with_three_single_quotes_keeps_the_tables_in_place(tmp_path
         encoding="utf-8",
     )
     assert burgee_in_process("gen", "handlers.py", "-o", "q.py", cwd=tmp_path).returncode == 0
-    text = (tmp_path / "q.py").read_text(encoding="utf-8")
+    packed = (tmp_path / "q.py").read_text(encoding="utf-8")
+    assert "\n_tables()\n" in packed and "\n" + HEADING + PACKED in packed
+    text = expand(packed)
     assert "\n_tables()\n" not in text and "\nr'''" not in text
     assert text.index("\ndef say(") < text.index("\nCOMMANDS: ")
-    tool = in_process(tmp_path / "q.py")
-    assert "Say it with ''' around it." in tool.run("say", "--help").out
-    assert tool.run("say", "--json").json()["data"] == "'''hi'''"
+    (tmp_path / "unpacked.py").write_text(text, encoding="utf-8")
+    for form in ("q.py", "unpacked.py"):
+        tool = in_process(tmp_path / form)
+        assert "Say it with ''' around it." in tool.run("say", "--help").out
+        assert tool.run("say", "--json").json()["data"] == "'''hi'''"

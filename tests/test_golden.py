@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from burgee.render.embedded import DOCUMENTS, SHORT, decode, encode, normalized
-from burgee.render.sections import OPEN, expand, unwrap
+from burgee.render.sections import HEADING, OPEN, expand, unwrap
 from burgee.runtime.commandline.complete import _completion_script
+from burgee.runtime.start.boot import PACKED
 from tests.helpers import CASE_INPUTS, GOLDEN, REGEN, REPO, burgee_in_process, in_process
 from tests.regen import example_gen_args, golden_gen_args, golden_output
 
@@ -31,6 +32,21 @@ def plain(plain_tool: Callable[[Path], Path]) -> list[Path]:
     ordinary code that linters and type checkers read, and a form users get
     (tests/test_plain.py: it answers as the default form does)."""
     return [plain_tool(case) for case in CASES]
+
+
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Each module as `burgee gen` writes it: its code packed (the goldens keep it unpacked)."""
+    found = []
+    for case in CASES:
+        work = tmp_path_factory.mktemp(case.name)
+        _copy_inputs(case, work)
+        out = work / golden_output(case).name
+        result = burgee_in_process("gen", "handlers.py", "-o", out.name, cwd=work)
+        assert result.returncode == 0, result.stderr
+        assert "\n" + HEADING + PACKED in out.read_text(encoding="utf-8")
+        found.append(out)
+    return found
 
 
 def _id(path: Path) -> str:
@@ -145,19 +161,20 @@ def test_generated_module_compiles_and_stands_alone(module: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ruff_is_clean(plain: list[Path]) -> None:
+def test_ruff_is_clean(plain: list[Path], packed: list[Path]) -> None:
     ruff = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache"]
     result = subprocess.run(
-        [*ruff, *map(str, [*MODULES, *plain])], capture_output=True, text=True, check=False
+        [*ruff, *map(str, [*MODULES, *plain, *packed])], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_ruff_format_is_clean(plain: list[Path]) -> None:
-    # NOTE: gen formats every module with ruff at burgee's line length; nothing to reformat.
+def test_ruff_format_is_clean(plain: list[Path], packed: list[Path]) -> None:
+    # NOTE: gen formats every module with ruff at burgee's line length; nothing to reformat
+    # (the packed code's lines neither: `# ` and 98 characters).
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--check", "--isolated", "--line-length", "100"]
-        + [str(module) for module in [*MODULES, *plain]],
+        + [str(module) for module in [*MODULES, *plain, *packed]],
         capture_output=True,
         text=True,
         check=False,

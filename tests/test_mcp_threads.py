@@ -312,6 +312,40 @@ def nap(seconds: float = 0.3) -> int:
 
 
 @command(effects="read_only")
+def watched() -> int:
+    \"\"\"How many threads besides the main one the process has (Linux's /proc).\"\"\"
+    import os
+
+    return len(os.listdir("/proc/self/task")) - 1
+
+
+@command(effects="read_only")
+def alarm(seconds: float = 0.05) -> str:
+    \"\"\"Time itself out with SIGALRM, as a library that bounds a call might.\"\"\"
+    import signal
+
+    rang: list[int] = []
+    signal.signal(signal.SIGALRM, lambda number, frame: rang.append(number))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    time.sleep(seconds * 4)
+    return "rang" if rang else "silent"
+
+
+@command(effects="read_only")
+def midway(seconds: float = 0.1) -> int:
+    \"\"\"Hold a module `threading` imports half made for a while (as a handler's own import
+    does when the server's timer rings in the middle of it), then let it go.\"\"\"
+    import sys
+    import types
+
+    sys.modules["_weakrefset"] = types.ModuleType("_weakrefset")
+    time.sleep(seconds)
+    del sys.modules["_weakrefset"]
+    time.sleep(seconds * 4)
+    return 1
+
+
+@command(effects="read_only")
 def linger() -> int:
     \"\"\"Leave a thread, not a daemon, that Python waits for at exit.\"\"\"
     import threading
@@ -387,3 +421,74 @@ def test_sigterm_while_python_waits_for_a_handlers_thread(quiet: Path) -> None:
     assert code == 143, stderr
     assert "Traceback" not in stderr
     assert "Exception ignored" not in stderr
+
+
+def _ping(ident: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": ident, "method": "ping"}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="no /proc to count threads")
+def test_the_watchdog_starts_only_when_a_call_runs_long(quiet: Path) -> None:
+    """Short calls start no thread (a timer wakes the main thread when a call outlasts the
+    server's patience, and only then the watchdog starts); the long call is still served
+    alongside: a request sent while it runs is answered first."""
+    server = Server(quiet)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    for ident in (1, 2):
+        server.send(_call(ident, "watched"))
+        assert server.read()["result"]["structuredContent"] == {"result": 0}
+    server.send(_call(3, "nap", seconds=0.6))
+    time.sleep(0.2)
+    server.send(_ping("meanwhile"))
+    assert server.read()["id"] == "meanwhile"
+    assert server.read()["result"]["structuredContent"] == {"result": 1}
+    server.send(_call(4, "watched"))
+    assert server.read()["result"]["structuredContent"]["result"] >= 1
+    _, stderr, code = server.close()
+    assert code == 0, stderr
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no SIGALRM timers")
+def test_a_handlers_own_alarm_is_its_own(quiet: Path) -> None:
+    """A handler that times itself out with SIGALRM gets its alarm (the server's timer is
+    replaced, never fired into the handler's handler); the calls after it are still watched."""
+    server = Server(quiet)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    server.send(_call(1, "alarm", seconds=0.05))
+    assert server.read()["result"]["structuredContent"] == {"result": "rang"}
+    server.send(_call(2, "alarm", seconds=0.002))
+    assert server.read()["result"]["structuredContent"] == {"result": "rang"}
+    server.send(_call(3, "nap", seconds=0.6))
+    time.sleep(0.2)
+    server.send(_ping("meanwhile"))
+    assert server.read()["id"] == "meanwhile"
+    assert server.read()["result"]["structuredContent"] == {"result": 1}
+    _, stderr, code = server.close()
+    assert code == 0, stderr
+
+
+def test_a_timer_that_rings_in_the_middle_of_an_import_rings_again(quiet: Path) -> None:
+    """The timer's handler runs inside the call, where its code may be importing a module
+    `threading` needs (half made): that import fails there, so it tries again later, and the
+    call goes on; the watchdog starts once it can. (`-S`: nothing but the server imports
+    `threading`.)"""
+    proc = subprocess.Popen(
+        [sys.executable, "-S", str(quiet), "--mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    for message in (INIT, _call(1, "midway", seconds=0.1)):
+        proc.stdin.write(line(message))
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 0
+    time.sleep(0.25)
+    proc.stdin.write(line(_ping("meanwhile")))
+    proc.stdin.close()
+    answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+    assert proc.wait(timeout=30) == 0, proc.stderr.read() if proc.stderr else ""
+    assert answers[0]["id"] == "meanwhile", answers
+    assert answers[1]["result"]["structuredContent"] == {"result": 1}, answers

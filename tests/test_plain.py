@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burgee.render.join import _unquoted
+from burgee.render.sections import HEADING
 from burgee.runtime.catalog import Chunk
 from burgee.runtime.start.boot import _CODE_OPEN, SECTION_BEGIN
 from tests.helpers import GOLDEN, REPO, InProcess, burgee_in_process, run
@@ -334,7 +335,7 @@ def _handlers(folder: Path) -> Path:
 
 
 def _is_plain(tool: Path) -> bool:
-    return _CODE_OPEN not in tool.read_text(encoding="utf-8")
+    return "\n" + HEADING not in tool.read_text(encoding="utf-8")
 
 
 def test_gen_keeps_the_form_of_the_file_on_disk(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.mark.parametrize("case", CASES)
 def test_gen_writes_the_committed_golden(built: dict[str, Path], case: str) -> None:
     committed = golden_output(GOLDEN / case).read_text(encoding="utf-8")
-    # NOTE: the golden is kept with its code unpacked (`tests/regen.expanded`).
+    # NOTE: the goldens keep the code unpacked (`tests/regen.py`); the packed bytes are zlib's.
     assert expand(built[case].read_text(encoding="utf-8")) == committed
 
 

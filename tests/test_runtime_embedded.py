@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tracemalloc
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +175,68 @@ def test_a_wide_tools_list_is_its_document_where_answers_are_text(tmp_path: Path
     inputs_text = "".join(json.dumps(m) + "\n" for m in (INIT, listing))
     found = in_process(tool).run("--mcp", stdin=inputs_text)
     assert json.loads(found.out.splitlines()[1])["result"] == document
+
+
+def test_a_commands_input_part_is_its_paths_crc32() -> None:
+    """`_input_part` (gen's split and the run's lookup alike) is CRC-32 of the path, reckoned
+    without zlib, whose import a run that reads the kept documents never pays."""
+    for path in ["", "a", "cmd001", "vault peek", "é ü", "x" * 300]:
+        for parts in (1, 2, 7, 16, 17, 32):
+            expected = zlib.crc32(path.encode("utf-8")) % parts
+            assert embedded._input_part(path, parts) == expected, (path, parts)
+
+
+#: A wide tool's session: its list, and a call (whose input is checked against its schema).
+_SESSION = [
+    INIT,
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+    {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "cmd007", "arguments": {"name": "x", "tag": ["a"]}},
+    },
+]
+
+
+def _session(tool: Path, cache: str) -> tuple[bytes, set[str]]:
+    """The answers of `_SESSION` and the modules the run imported (no site-packages)."""
+    found = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", str(tool), "--mcp"],
+        input=b"".join(line(message) for message in _SESSION),
+        capture_output=True,
+        env={"BURGEE_CACHE_DIR": cache, "PATH": ""},
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr[-2000:]
+    imported = {row.rsplit("|", 1)[-1].strip() for row in found.stderr.decode().splitlines()}
+    return found.stdout, imported
+
+
+def test_a_sessions_documents_are_kept_decompressed(tmp_path: Path) -> None:
+    """A wide tool's long list and its commands' inputs are kept decompressed in the private
+    cache: the sessions after the first read them without zlib and binascii (their imports
+    and the decoding were a sixth of `tools/list`), and answer the same; a kept file that is
+    cut short or changed is not believed, nor is one with no cache at all."""
+    tool = generate(tmp_path, WIDE_HANDLERS)
+    cache = tmp_path / "cache"
+    first, imported = _session(tool, str(cache))
+    assert b'"isError":false' in first.splitlines()[-1]
+    assert {"zlib", "binascii"} <= imported  # NOTE: the check sees them: decoded once
+    again, imported = _session(tool, str(cache))
+    assert again == first
+    assert not imported & {"zlib", "binascii"}
+    assert "_json" in imported  # NOTE: the check sees the imports: the requests were read
+    (kept,) = cache.glob("*.documents")
+    whole = kept.read_bytes()
+    kept.write_bytes(whole[:100] + bytes([whole[100] ^ 1]) + whole[101:])
+    assert _session(tool, str(cache))[0] == first
+    kept.write_bytes(whole[: len(whole) // 2])
+    assert _session(tool, str(cache))[0] == first
+    # NOTE: a file whose index is not there (its end points past it) is written again whole.
+    kept.write_bytes(whole[:100] + (1 << 40).to_bytes(8, "little"))
+    assert _session(tool, str(cache))[0] == first
+    assert kept.read_bytes() == whole
+    assert not _session(tool, str(cache))[1] & {"zlib", "binascii"}
+    assert _session(tool, "off")[0] == first

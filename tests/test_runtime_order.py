@@ -39,6 +39,18 @@ def test_the_sections_name_what_each_module_binds() -> None:
         assert not declared.always or declared.section, module
     assert set(catalog.AFTER) <= set(catalog.SECTIONS.values())
     assert set(catalog.AFTER.values()) <= set(catalog.SECTIONS.values())
+    boot = {n for c in catalog.parse(catalog.BOOT)[0] for n in c.binds}
+    assert catalog.IN_THE_CODE and catalog.IN_THE_CODE <= boot
+    assert not catalog.IN_THE_CODE & catalog.ON_A_MISS
+
+
+def test_in_the_code_is_the_start_up_codes_alone() -> None:
+    """`# burgee: in the code: ...` moves start-up code into the compiled-once code: only the
+    start-up module can say it (any other's code is there already)."""
+    found = catalog._declared("x", "# burgee: joins boot\n# burgee: in the code: a b\n'''x'''\n")
+    assert found.in_the_code == {"a", "b"}
+    with pytest.raises(ValueError, match="start-up code alone"):
+        catalog._declared("x", "# burgee: joins tail 10\n# burgee: in the code: a\n'''x'''\n")
 
 
 def _run_at_import(node: ast.stmt) -> list[ast.AST]:
@@ -79,3 +91,14 @@ def test_the_join_order_respects_what_each_module_uses_at_import_time() -> None:
                         if name in home and home[name] not in earlier:
                             late.append(f"{module} uses {name} of {home[name]}")
     assert not late
+
+
+def test_no_two_joined_modules_bind_the_same_name() -> None:
+    """The modules are joined into one namespace: a second module's `_parts` silently took the
+    place of the first's, and a wide tool's `tools/list` failed with an internal error."""
+    where: dict[str, str] = {}
+    for module in (*catalog.HEAD, *catalog.TAIL):
+        # NOTE: not what type checkers alone read (`_T`; the catalog marks it with a tab).
+        for chunk in (c for c in catalog.parse(module)[0] if not c.text.startswith("\t")):
+            for name in chunk.binds:
+                assert where.setdefault(name, module) == module, (name, where[name], module)

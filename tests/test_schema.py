@@ -13,6 +13,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from burgee.render.sections import expand
 from tests.helpers import GOLDEN, REGEN, REPO, burgee, burgee_in_process, in_process
 from tests.regen import golden_output
 
@@ -276,7 +277,7 @@ def test_golden_is_current_and_deterministic(case: str, tmp_path: Path) -> None:
     for ask in (burgee, burgee_in_process):
         result = ask("gen", "handlers.py", "-o", committed.name, "--force", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
-        fresh = (tmp_path / committed.name).read_text(encoding="utf-8")
+        fresh = expand((tmp_path / committed.name).read_text(encoding="utf-8"))
         assert fresh == committed.read_text(encoding="utf-8"), f"run {REGEN}"
 
 

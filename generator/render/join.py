@@ -44,6 +44,7 @@ from burgee.runtime.catalog import (
     ALWAYS,
     BOOT,
     HEAD,
+    IN_THE_CODE,
     ON_A_MISS,
     SECTIONS,
     TAIL,
@@ -116,6 +117,8 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
         elif module == BOOT and not plain and chunk.binds & ON_A_MISS:
             # NOTE: as boot.py writes it (its lines lead to its source), without its docstrings.
             start.add(chunk.bare, _START, module)
+        elif module == BOOT and not plain and chunk.binds & IN_THE_CODE:
+            head.add(chunk.bare, "", module)
         elif module == BOOT:
             boot.append(chunk.text)
         else:

@@ -26,18 +26,18 @@ The generated module, in this order (the default form; `tests/golden/` shows eac
 2. constants `PROGRAM_NAME`, `VERSION`, `DISTRIBUTION`, `DESCRIPTION`, `REQUIRES_PYTHON`,
    `DEBUG_ENV`, `GROUP_HELP`, `ALIASES`, `ROOT`, `ROOT_MODE`, `EXIT_CODES` (only the start-up
    code reads them, for a start stopped by a second Ctrl-C);
-3. the start-up code (`runtime/start/boot.py`) a run from the cache needs; `_MAX_OUTPUT`,
-   `_CONFIG`, `_DATA` (the tool's documents), `_MCP_LISTS` and `_LAZY`; then
-   `_hold_interrupts` and `_boot(globals(), _LAZY)`: burgee's runtime, from the string at the
-   end, runs into the module's namespace;
+3. the start-up code (`runtime/start/boot.py`) a run from the cache needs; then
+   `_hold_interrupts` and `_boot(globals())`: burgee's runtime, from the string at the end,
+   runs into the module's namespace;
 4. ordinary code: `_import_handlers` (the handlers' imports only their functions use, run once
    before the first command: `runtime/execution/table.py`), the user code from the handlers
    file and its bundled sibling modules, `_to_<Record>` converters;
 5. `_tables()` (the tables' section of the string), `_release_interrupts()`, and
    `if __name__ == "__main__": sys.exit(main())`;
-6. last, the raw string (`render/sections.py`), the runtime without its docstrings and `#:`
-   comments (`catalog.bare`: a script's whole text is read on every run): the runtime's
-   imports and `TYPE_CHECKING` block, the start-up code only a cache miss needs (section
+6. last, the raw string (`render/sections.py`, packed), the runtime without its docstrings
+   and `#:` comments (`catalog.bare`): the runtime's imports and `TYPE_CHECKING` block,
+   `_MAX_OUTPUT`, `_CONFIG`, `_DATA` (the tool's documents), `_MCP_LISTS` and `_LAZY` (the
+   names each section defines), the start-up code only a cache miss needs (section
    `start`, `boot._missed`), `runtime/core/errors.py` and `runtime/core/context.py` (what the
    handlers' code subclasses and annotates with), then the rest the program reaches, module
    by module (each begins `# -- module: burgee.runtime.NAME`), sections run on first use between

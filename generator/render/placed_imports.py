@@ -37,7 +37,7 @@ from burgee.read.runtime_use import names_reached
 from burgee.render.imports import LIMIT, ImportBlock
 from burgee.render.join import Joined
 from burgee.render.stubs import stubs
-from burgee.runtime.catalog import BOOT, ON_A_MISS, parse, stand_ins
+from burgee.runtime.catalog import BOOT, IN_THE_CODE, ON_A_MISS, parse, stand_ins
 from burgee.runtime.execution.frameworks import STAND_INS
 from burgee.runtime.execution.records import MODELS_BEGIN
 
@@ -302,10 +302,12 @@ def _stubbed(joined: Joined, roots: set[str]) -> tuple[str, list[str]]:
     string): their imports, and their code."""
     defined = {"cast", *stand_ins()}
     boot = parse(BOOT)[0]
-    defined |= {name for chunk in boot for name in chunk.binds} - ON_A_MISS
-    # NOTE: the start-up code calls what a cache miss needs, which is in the string.
-    missed = {name for chunk in boot if not chunk.binds & ON_A_MISS for name in chunk.uses}
-    names = ((roots | set(PUBLIC)) & joined.bound | (missed & ON_A_MISS)) - defined
+    in_string = ON_A_MISS | IN_THE_CODE
+    defined |= {name for chunk in boot for name in chunk.binds} - in_string
+    # NOTE: the start-up code calls what a cache miss needs, and what runs once the code has,
+    # which are in the string.
+    missed = {name for chunk in boot if not chunk.binds & in_string for name in chunk.uses}
+    names = ((roots | set(PUBLIC)) & joined.bound | (missed & in_string)) - defined
     text = stubs(names, defined=defined)
     tree = ast.parse(text)
     code = next(

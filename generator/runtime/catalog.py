@@ -63,6 +63,9 @@ class Declared:
       rest of their module, if that has a section).
     - `# burgee: always: a b`: names of a sectioned module that a plain run calls: they stay
       in the code that always runs.
+    - `# burgee: in the code: a b` (the start-up code's alone): names it needs only once the
+      code that always runs has run: they are in that code (compiled once), not in the
+      start-up code a script compiles on every run.
     """
 
     place: str
@@ -71,6 +74,7 @@ class Declared:
     #: Each name with a section of its own -> that section.
     names: dict[str, str] = dataclasses.field(default_factory=dict)
     always: frozenset[str] = frozenset()
+    in_the_code: frozenset[str] = frozenset()
     #: Each section whose `after` this module declares -> the section run first.
     after: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -84,6 +88,7 @@ def _declared(module: str, text: str) -> Declared:
     section = None
     names: dict[str, str] = {}
     always: set[str] = set()
+    in_the_code: set[str] = set()
     after: dict[str, str] = {}
     for line in text.splitlines():
         if not line.startswith("#"):
@@ -107,11 +112,17 @@ def _declared(module: str, text: str) -> Declared:
                 section = words[0]
         elif verb == "always:":
             always.update(rest.split())
+        elif verb == "in" and head == "the code" and colon:
+            in_the_code.update(listed.split())
         else:
             raise ValueError(f"{module}: {line!r} not understood")
     if joins is None:
         raise ValueError(f"{module}: no `# burgee: joins` line in its header")
-    return Declared(joins[0], joins[1], section, names, frozenset(always), after)
+    if in_the_code and joins[0] != "boot":
+        raise ValueError(f"{module}: `in the code` is for the start-up code alone")
+    return Declared(
+        joins[0], joins[1], section, names, frozenset(always), frozenset(in_the_code), after
+    )
 
 
 @cache
@@ -476,3 +487,6 @@ ALWAYS = frozenset(name for d in declarations().values() for name in d.always)
 #: The start-up code only a run the cache cannot answer needs: `boot.py`'s header puts it in
 #: the section `start` of a tool's code, which `boot._missed` compiles on such a run.
 ON_A_MISS = frozenset(name.partition(".")[2] for name in SECTIONS if name.startswith(f"{BOOT}."))
+#: The start-up code needed only once the code that always runs has run (`in the code`): it
+#: is in that code, compiled once, not in what a script compiles on every run.
+IN_THE_CODE = declarations()[BOOT].in_the_code

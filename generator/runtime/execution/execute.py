@@ -212,12 +212,12 @@ def _packed_lines(namespace: dict[str, Any]) -> None:
     path = namespace.get("__file__")
     text = _file_text(path, namespace) if isinstance(path, str) else None
     span = _code_span(text)
-    if text is None or span is None or not isinstance(path, str):
+    if text is None or span is None or not span[2] or not isinstance(path, str):
         return
     import linecache
 
-    start, end = span
-    lines = (text[:start] + _unpacked(text[start:end]) + text[end:]).splitlines(keepends=True)
+    start, end, _ = span
+    lines = (text[:start] + _unpacked(text[start:end], path)).splitlines(keepends=True)
     # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
     linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
 

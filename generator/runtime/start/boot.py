@@ -1,5 +1,6 @@
 # burgee: joins boot
-# burgee: section start: _pieces _order _compiled _entry _sealed _store
+# burgee: section start: _pieces _order _compiled _entry _sealed _store _compile
+# burgee: in the code: _stand_ins _stored_section _read_owned
 """The start of a generated tool: burgee's runtime, compiled once and then read from a private
 cache.
 
@@ -56,7 +57,9 @@ the file's.
 A tool's start-up code is ordinary code that Python compiles on every run of a script, so what
 only a run the cache cannot answer needs (splitting the code into pieces, compiling and storing
 them: the functions its header names) is in the string too, as its section `start`, which
-`_missed` compiles on such a run (here, in burgee's own module, it is defined already).
+`_missed` compiles on such a run (here, in burgee's own module, it is defined already); and
+what only runs once the code that always runs has run (the stand-ins, a section read from the
+cache) is in that code (`# burgee: in the code:`), which defines it before `_boot` calls it.
 
 This module runs as it is written, without `from __future__ import annotations` (importing
 `__future__` costs a run more than a twentieth of Python's own start-up): its annotations are
@@ -92,8 +95,9 @@ _INTERRUPTED: "list[int]" = []
 #: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
 #: rest of the runtime exists; `errors.BUILTIN_ERRORS` reads it.
 EXIT_INTERRUPTED = 130
-#: The first line of the string when it holds the code packed: base64 of zlib, a fifth of the
-#: text (a script's run reads every byte of the file, the string's too, before it starts).
+#: The line under the code's heading when the code is packed: base64 of zlib, a fifth of the
+#: text, as comment lines (`# ` and the data) to the end of the file; a script's run reads every
+#: byte of its file, and the tokenizer reads a comment faster than a string.
 PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
@@ -288,26 +292,37 @@ def _file_text(path: str, namespace: "dict[str, Any]") -> "str | None":
             return None
 
 
-def _code_span(text: "str | None") -> "tuple[int, int] | None":
-    """Where the string of the code is in the module's `text` (its content, from the newline
-    after its opening); None when it is not there."""
-    # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
-    # show the opening's text (a description of burgee's layout), and the code, a raw string
-    # without ''', cannot hold it.
-    at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
-    end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
-    return None if end < 0 else (at + len(_CODE_OPEN), end)
+def _code_span(text: "str | None") -> "tuple[int, int, bool] | None":
+    """Where the code is in the module's `text`: its start (the newline that ends the line
+    above it), its end, and whether it is packed (the comment lines under `PACKED`, to the end
+    of the file) or text (a raw string); None when it is not there."""
+    # NOTE: the last heading, at a line's start: the module's docstring, before the code, may
+    # show the heading's text (a description of burgee's layout), and the code, a raw string
+    # without ''' or lines of base64 after `#`, cannot hold it.
+    heading = _CODE_OPEN.partition("\n")[0] + "\n"
+    at = -1 if text is None else text.rfind("\n" + heading) + 1
+    if text is None or not at:
+        return None
+    below = at + len(heading)
+    if text.startswith(PACKED, below):
+        return below + len(PACKED) - 1, len(text), True
+    end = text.find("'''", below + 4) if text.startswith("r'''", below) else -1
+    return None if end < 0 else (below + 4, end, False)
 
 
-def _unpacked(code: str) -> str:
-    """The code of the string: as it is, or unpacked when the string holds it packed."""
-    if not code.startswith(PACKED, 1):
-        return code
+def _unpacked(code: str, path: str = "") -> str:
+    """The text of packed code (its comment lines, from the newline above them)."""
     import binascii
     import zlib
 
-    data = binascii.a2b_base64(code[1 + len(PACKED) :].replace("\n", ""))
-    return "\n" + zlib.decompress(data).decode("utf-8")
+    try:
+        data = binascii.a2b_base64(code.replace("#", "").replace(" ", "").replace("\n", ""))
+        return "\n" + zlib.decompress(data).decode("utf-8")
+    except (ValueError, zlib.error) as error:
+        raise SystemExit(
+            f"{path or 'the tool'}: cannot start: its packed code is damaged ({error}); "
+            "regenerate the tool"
+        ) from None
 
 
 def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
@@ -323,8 +338,9 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
-    start, end = span
-    return _unpacked(text[start:end]), "\n" * (text.count("\n", 0, start) + 1)
+    start, end, packed = span
+    code = _unpacked(text[start:end], path) if packed else text[start:end]
+    return code, "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> "CodeType":
@@ -379,7 +395,7 @@ def _missed(path: str, namespace: "dict[str, Any]") -> None:
             f"code of {path} is not there (edited away); regenerate the tool"
         )
     piece = padding + "\n" * code.count("\n", 1, begin + 1) + code[begin + 1 : end]
-    exec(_compile(piece, path), globals())  # noqa: S102
+    exec(compile(piece, path, "exec", _ANNOTATIONS, dont_inherit=True), globals())  # noqa: S102
 
 
 def _compiled(
@@ -536,10 +552,13 @@ def _boot(
     release = _hold_interrupts()
     try:
         hot, sections, order = _load_code(path, namespace)
+        # NOTE: exec of the module's own code, as the interpreter would have run it; the code
+        # that always runs calls no function of a section while it is defined, and defines
+        # `_stand_ins` (`in the code`: a script compiles the start-up code on every run).
+        exec(hot, namespace)  # noqa: S102
+        lazy = namespace.get("_LAZY") if lazy is None else lazy
         if lazy:
             _stand_ins(namespace, lazy, sections, path, order)
-        # NOTE: exec of the module's own code, as the interpreter would have run it.
-        exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
         _stop_starting(namespace, path)
