@@ -221,12 +221,13 @@ def _shown(cell: str, out: str, texts: list[str]) -> list[str]:
 
 def _files(*folders: Path) -> list[str]:
     """The text of every file under `folders` the tool wrote (cut answers saved, ...), but its
-    own code compiled (`*.code`, the cache of the tool's module: the handlers' Literal)."""
+    own code compiled (`*.code`, the cache of the tool's module: the handlers' Literal) and its
+    own documents kept decompressed (`*.documents`: the schema lists a Literal's choices)."""
     return [
         path.read_text("utf-8", "replace")
         for folder in folders
         for path in sorted(folder.rglob("*"))
-        if path.is_file() and path.suffix != ".code"
+        if path.is_file() and path.suffix not in (".code", ".documents")
     ]
 
 
