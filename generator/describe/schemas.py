@@ -218,7 +218,8 @@ class _Schemas:
                 if extra and branch.get("type") != "null":
                     branch.update(extra)
             self.made[key] = made
-        return _copied(self.made[key])
+        copied: dict[str, Any] = _copied(self.made[key])
+        return copied
 
 
 def _copied(value: Any) -> Any:

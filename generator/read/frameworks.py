@@ -53,27 +53,27 @@ def frameworks(source: str, span: Callable[[ast.AST], SourceSpan]) -> Frameworks
     used: set[str] = set()
     tree = parsed(source)
     checking = _type_checking_only(tree)
-    for node in imports(source):
-        if id(node) in checking:
+    for statement in imports(source):
+        if id(statement) in checking:
             continue
-        if isinstance(node, ast.Import):
-            for alias in node.names:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
                 root = alias.name.split(".")[0]
                 if root not in SURFACE:
                     continue
                 used.add(root)
                 if alias.name != root:
-                    _beyond(first_beyond, root, (node, alias.name))
+                    _beyond(first_beyond, root, (statement, alias.name))
                 else:
                     modules[alias.asname or root] = root
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            root = node.module.split(".")[0]
+        elif statement.level == 0 and statement.module:
+            root = statement.module.split(".")[0]
             if root not in SURFACE:
                 continue
             used.add(root)
-            for alias in node.names:
-                if node.module != root or alias.name not in SURFACE[root]:
-                    _beyond(first_beyond, root, (node, f"{node.module}.{alias.name}"))
+            for alias in statement.names:
+                if statement.module != root or alias.name not in SURFACE[root]:
+                    _beyond(first_beyond, root, (statement, f"{statement.module}.{alias.name}"))
     if modules:
         _attribute_uses(tree, modules, first_beyond)
     notes = []
