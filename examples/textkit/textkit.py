@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 632: the first handler from handlers.py
 #     line 738: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12023: the tables (commands, groups, errors, result shapes)
+#     line 12031: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -2513,12 +2513,16 @@ class _RecordRow(tuple):  # type: ignore[type-arg]
     required: tuple[str, ...]
 
 
+# ---- burgee: loaded on first use: mcp ----
 @_row
 class _ToolRow(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
     command: str
     wrapped: bool
+
+
+# ---- burgee: end of mcp ----
 
 
 @_row
@@ -2554,6 +2558,7 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
     default: Any
 
 
+# ---- burgee: loaded on first use: describe ----
 @_row
 class _CompletionOption(tuple):  # type: ignore[type-arg]
     __slots__ = ()
@@ -2594,6 +2599,9 @@ class _SharedRow(tuple):  # type: ignore[type-arg]
     scope: str
     command: str
     options: tuple[_CompletionOption, ...]
+
+
+# ---- burgee: end of describe ----
 
 
 # -- module: burgee.runtime.core.flags

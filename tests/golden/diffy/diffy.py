@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 572: the first handler from handlers.py
 #     line 613: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11785: the tables (commands, groups, errors, result shapes)
+#     line 11793: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -2326,12 +2326,16 @@ class _RecordRow(tuple):  # type: ignore[type-arg]
     required: tuple[str, ...]
 
 
+# ---- burgee: loaded on first use: mcp ----
 @_row
 class _ToolRow(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
     command: str
     wrapped: bool
+
+
+# ---- burgee: end of mcp ----
 
 
 @_row
@@ -2367,6 +2371,7 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
     default: Any
 
 
+# ---- burgee: loaded on first use: describe ----
 @_row
 class _CompletionOption(tuple):  # type: ignore[type-arg]
     __slots__ = ()
@@ -2407,6 +2412,9 @@ class _SharedRow(tuple):  # type: ignore[type-arg]
     scope: str
     command: str
     options: tuple[_CompletionOption, ...]
+
+
+# ---- burgee: end of describe ----
 
 
 # -- module: burgee.runtime.core.flags

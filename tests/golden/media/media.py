@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 617: the first handler from handlers.py
 #     line 675: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12213: the tables (commands, groups, errors, result shapes)
+#     line 12221: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -2682,12 +2682,16 @@ class _RecordRow(tuple):  # type: ignore[type-arg]
     required: tuple[str, ...]
 
 
+# ---- burgee: loaded on first use: mcp ----
 @_row
 class _ToolRow(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
     command: str
     wrapped: bool
+
+
+# ---- burgee: end of mcp ----
 
 
 @_row
@@ -2723,6 +2727,7 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
     default: Any
 
 
+# ---- burgee: loaded on first use: describe ----
 @_row
 class _CompletionOption(tuple):  # type: ignore[type-arg]
     __slots__ = ()
@@ -2763,6 +2768,9 @@ class _SharedRow(tuple):  # type: ignore[type-arg]
     scope: str
     command: str
     options: tuple[_CompletionOption, ...]
+
+
+# ---- burgee: end of describe ----
 
 
 # -- module: burgee.runtime.core.flags

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 579: the first handler from handlers.py
 #     line 664: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12120: the tables (commands, groups, errors, result shapes)
+#     line 12128: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -2413,12 +2413,16 @@ class _RecordRow(tuple):  # type: ignore[type-arg]
     required: tuple[str, ...]
 
 
+# ---- burgee: loaded on first use: mcp ----
 @_row
 class _ToolRow(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
     command: str
     wrapped: bool
+
+
+# ---- burgee: end of mcp ----
 
 
 @_row
@@ -2454,6 +2458,7 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
     default: Any
 
 
+# ---- burgee: loaded on first use: describe ----
 @_row
 class _CompletionOption(tuple):  # type: ignore[type-arg]
     __slots__ = ()
@@ -2494,6 +2499,9 @@ class _SharedRow(tuple):  # type: ignore[type-arg]
     scope: str
     command: str
     options: tuple[_CompletionOption, ...]
+
+
+# ---- burgee: end of describe ----
 
 
 @_row

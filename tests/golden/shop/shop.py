@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 649: the first handler from handlers.py
 #     line 714: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12257: the tables (commands, groups, errors, result shapes)
+#     line 12265: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -2538,12 +2538,16 @@ class _RecordRow(tuple):  # type: ignore[type-arg]
     required: tuple[str, ...]
 
 
+# ---- burgee: loaded on first use: mcp ----
 @_row
 class _ToolRow(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
     command: str
     wrapped: bool
+
+
+# ---- burgee: end of mcp ----
 
 
 @_row
@@ -2579,6 +2583,7 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
     default: Any
 
 
+# ---- burgee: loaded on first use: describe ----
 @_row
 class _CompletionOption(tuple):  # type: ignore[type-arg]
     __slots__ = ()
@@ -2619,6 +2624,9 @@ class _SharedRow(tuple):  # type: ignore[type-arg]
     scope: str
     command: str
     options: tuple[_CompletionOption, ...]
+
+
+# ---- burgee: end of describe ----
 
 
 # -- module: burgee.runtime.core.flags

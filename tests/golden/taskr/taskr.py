@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 627: the first handler from handlers.py
 #     line 691: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12045: the tables (commands, groups, errors, result shapes)
+#     line 12053: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -2514,12 +2514,16 @@ class _RecordRow(tuple):  # type: ignore[type-arg]
     required: tuple[str, ...]
 
 
+# ---- burgee: loaded on first use: mcp ----
 @_row
 class _ToolRow(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
     command: str
     wrapped: bool
+
+
+# ---- burgee: end of mcp ----
 
 
 @_row
@@ -2555,6 +2559,7 @@ class _FieldRow(tuple):  # type: ignore[type-arg]
     default: Any
 
 
+# ---- burgee: loaded on first use: describe ----
 @_row
 class _CompletionOption(tuple):  # type: ignore[type-arg]
     __slots__ = ()
@@ -2595,6 +2600,9 @@ class _SharedRow(tuple):  # type: ignore[type-arg]
     scope: str
     command: str
     options: tuple[_CompletionOption, ...]
+
+
+# ---- burgee: end of describe ----
 
 
 # -- module: burgee.runtime.core.flags
