@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from burgee.render import placed_imports
 from burgee.render import stubs as stubs_module
 from burgee.render.format import formatted
 from burgee.render.stubs import _Binding, _Index, _stub, _text, stubs
 from burgee.runtime.catalog import runtime_names
 from tests.helpers import REPO
 
-#: What the generated module's plain code and a user's tests call.
-PUBLIC = ("main", "invoke", "Invoked", "Context", "CommandError", "Outcome", "UsageError")
+#: What a user's tests call, and `Context`, which the handlers' code names when a handler takes
+#: one (then its stub is there too).
+PUBLIC = (*placed_imports.PUBLIC, "Context")
 
 #: A user's test of the tool: `import tool; tool.invoke([...])`.
 USE = """\

@@ -1,4 +1,6 @@
 # burgee: joins tail 12
+# burgee: section mcp: _ToolRow
+# burgee: section describe: _CompletionOption _CompletionPositional _CompletionRow _SharedRow
 """The rows of the generated file's tables, each read by the names of its fields.
 
 A generated file writes a table's rows as plain tuples: constants Python loads in one step,
