@@ -17,9 +17,8 @@ from burgee.render.stubs import _Binding, _Index, _stub, _text, stubs
 from burgee.runtime.catalog import runtime_names
 from tests.helpers import REPO
 
-#: What a user's tests call, and `Context`, which the handlers' code names when a handler takes
-#: one (then its stub is there too).
-PUBLIC = (*placed_imports.PUBLIC, "Context")
+#: What the generated module's plain code and a user's tests call.
+PUBLIC = placed_imports.PUBLIC
 
 #: A user's test of the tool: `import tool; tool.invoke([...])`.
 USE = """\

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 632: the first handler from handlers.py
-#     line 738: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12031: the tables (commands, groups, errors, result shapes)
+#     line 705: the first handler from handlers.py
+#     line 811: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12104: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -22,11 +22,12 @@ from enum import Enum
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    import threading
     import unicodedata
     from collections.abc import Callable, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, BinaryIO, NoReturn
+    from typing import Any, BinaryIO, NoReturn, TypeVar
 
     def _compiled(
         path: str,
@@ -72,6 +73,78 @@ if TYPE_CHECKING:
         def __init__(self, result: object = None) -> None: ...
 
     class UsageError(CommandError): ...
+
+    _F = TypeVar("_F")
+
+    _T = TypeVar("_T")
+
+    class Context:
+        command: str
+        json: bool
+        program: str
+
+        def __init__(self, command: str, json: bool, program: Program) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
+
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    class Program: ...
 
     async def asgi(
         scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]

@@ -19,7 +19,7 @@ the top's import block (the start-up code's and the handlers' that run at start-
 form the runtime's too), its `if TYPE_CHECKING:` block (the handlers' annotation-only and
 deferred imports, the runtime's names the module's own code uses and, in the default form, their
 stubs from `render/stubs.py` with those of `PUBLIC`, what a user's tests call: `main`, `invoke`,
-`CommandError`, …), the guarded third-party imports (`third_party()`: a missing package becomes
+`Context`, …), the guarded third-party imports (`third_party()`: a missing package becomes
 `_Missing`), `_import_handlers` (`deferred_imports()`: the handlers' imports only function
 bodies use, third-party ones guarded, run once by `runtime/execution/table._import_once`), and,
 in the default form, the runtime's own imports and `TYPE_CHECKING` block, which go into the
@@ -43,9 +43,7 @@ from burgee.runtime.execution.records import MODELS_BEGIN
 
 #: The runtime's names a user's tests of the tool call (`tool.invoke([...])`, `tool.main()`):
 #: type checkers see them in the default form too, where the runtime is in the string.
-#: `Context` is stubbed where a handler takes one (the handlers' code names it); else nothing
-#: would make one (its stub is a third of the block Python compiles on every run of a script).
-PUBLIC = ("main", "invoke", "Invoked", "CommandError", "Outcome", "UsageError")
+PUBLIC = ("main", "invoke", "Invoked", "Context", "CommandError", "Outcome", "UsageError")
 #: What the runtime defines when `typing` is not imported (its `cast` is a no-op at run time).
 _CAST = [
     "else:",

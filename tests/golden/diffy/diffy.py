@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 572: the first handler from handlers.py
-#     line 613: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11793: the tables (commands, groups, errors, result shapes)
+#     line 645: the first handler from handlers.py
+#     line 686: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11866: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import sys
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, Literal, NoReturn
+    from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
 
     def _compiled(
         path: str,
@@ -64,6 +65,78 @@ if TYPE_CHECKING:
         def __init__(self, result: object = None) -> None: ...
 
     class UsageError(CommandError): ...
+
+    _F = TypeVar("_F")
+
+    _T = TypeVar("_T")
+
+    class Context:
+        command: str
+        json: bool
+        program: str
+
+        def __init__(self, command: str, json: bool, program: Program) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
+
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    class Program: ...
 
     async def asgi(
         scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 579: the first handler from handlers.py
-#     line 664: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12128: the tables (commands, groups, errors, result shapes)
+#     line 652: the first handler from handlers.py
+#     line 737: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12201: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -20,9 +20,10 @@ import sys
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, Literal, NoReturn
+    from typing import Any, BinaryIO, Literal, NoReturn, TypeVar
 
     def _compiled(
         path: str,
@@ -68,6 +69,78 @@ if TYPE_CHECKING:
         def __init__(self, result: object = None) -> None: ...
 
     class UsageError(CommandError): ...
+
+    _F = TypeVar("_F")
+
+    _T = TypeVar("_T")
+
+    class Context:
+        command: str
+        json: bool
+        program: str
+
+        def __init__(self, command: str, json: bool, program: Program) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
+
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    class Program: ...
 
     async def asgi(
         scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 649: the first handler from handlers.py
-#     line 714: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12265: the tables (commands, groups, errors, result shapes)
+#     line 722: the first handler from handlers.py
+#     line 787: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12338: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -22,10 +22,11 @@ import sys
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable, Sequence
     from datetime import date
     from types import CodeType
-    from typing import Annotated, Any, BinaryIO, NoReturn
+    from typing import Annotated, Any, BinaryIO, NoReturn, TypeVar
 
     from pydantic import BaseModel, Field
 
@@ -84,6 +85,78 @@ if TYPE_CHECKING:
         def __iter__(cls) -> Any: ...
 
     class _Missing(Exception, metaclass=_Absent): ...
+
+    _F = TypeVar("_F")
+
+    _T = TypeVar("_T")
+
+    class Context:
+        command: str
+        json: bool
+        program: str
+
+        def __init__(self, command: str, json: bool, program: Program) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
+
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    class Program: ...
 
     def _run_models(namespace: dict[str, Any]) -> None: ...
 

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 627: the first handler from handlers.py
-#     line 691: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12053: the tables (commands, groups, errors, result shapes)
+#     line 700: the first handler from handlers.py
+#     line 764: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12126: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from enum import Enum
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, BinaryIO, NoReturn
+    from typing import Any, BinaryIO, NoReturn, TypeVar
 
     def _compiled(
         path: str,
@@ -67,6 +68,76 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
+    _T = TypeVar("_T")
+
+    class Context:
+        command: str
+        json: bool
+        program: str
+
+        def __init__(self, command: str, json: bool, program: Program) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
+
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def invoke(self, callback: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
     class _Later:
         def __init__(self, name: str) -> None: ...
 
@@ -84,6 +155,8 @@ if TYPE_CHECKING:
     def _made(namespace: dict[str, Any]) -> None: ...
 
     def _watch(namespace: dict[str, Any]) -> None: ...
+
+    class Program: ...
 
     async def asgi(
         scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
