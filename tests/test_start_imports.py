@@ -282,22 +282,6 @@ def test_an_mcp_session_lists_its_tools_without_importing_json(tmp_path: Path) -
     assert "_json" in imported  # NOTE: the check sees the imports: the requests were read
 
 
-def test_an_mcp_sessions_short_calls_import_no_threading(tmp_path: Path) -> None:
-    """A call that ends within the server's patience needs no watchdog: `threading` (which
-    imports functools and collections: about a third of `python -c pass`) is imported, and the
-    watchdog started, only when a call runs long (`mcp_loop._McpLoop.watchdog`)."""
-    calls = [{"jsonrpc": "2.0", "method": "notifications/initialized"}]
-    calls += [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]
-    calls += [
-        {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "hello"}}
-        for n in (2, 3)
-    ]
-    stdin = b"".join(line(message) for message in [INIT, *calls]).decode()
-    imported = _imported(GOLDEN / "minimal" / "minimal.py", tmp_path, ["--mcp"], stdin)
-    assert "threading" not in imported
-    assert "_json" in imported  # NOTE: the check sees the imports: the requests were read
-
-
 #: The lists a session starts with, and the key of each answer.
 LISTS = {
     "tools/list": "tools",

@@ -169,7 +169,6 @@ class _McpCalls(_McpWire):
         finally:
             with self.lock:
                 self.running = 0
-            self.rest()
 
     def progress(
         self, request: _Request, done: float, total: float | None, message: str | None

@@ -9,13 +9,11 @@ again. `mcp._McpServer` is the protocol on top: it answers each line (`dispatch`
 
 `_McpLoop`, how the stdio server reads: the main thread reads stdin and runs each call itself;
 the watchdog takes over reading while a call runs longer than `_MCP_PATIENCE` (and parks when
-the server is idle); it starts the first time a call runs that long, woken by a SIGALRM timer
-(`alarm`, `ring`), so a session of short calls starts no thread and imports no `threading`;
-the worker threads that run calls while the main thread is busy; `release`, the watchdog and
-the idle workers ended once every call is answered after the end of input (an `invoke()`
-caller lives on); `threading` imported on the main thread before the first thread starts
-(Python 3.12 waits at exit for the thread that first imported it), and SIGTERM after the end of
-input an immediate exit 143 (`ended`).
+the server is idle); the worker threads that run calls while the main thread is busy; `release`,
+the watchdog and the idle workers ended once every call is answered after the end of input (an
+`invoke()` caller lives on); `threading` imported on the main thread before the first thread
+starts (Python 3.12 waits at exit for the thread that first imported it), and SIGTERM after the
+end of input an immediate exit 143 (`ended`).
 """
 
 from __future__ import annotations
@@ -65,10 +63,6 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
-        #: The SIGALRM timer that starts the watchdog is armed for the call on the main thread;
-        #: `bell` is the handler it rings (`ring`), once the server has set it.
-        self.armed = False
-        self.bell: Callable[[int, object], None] | None = None
         #: Every call is answered after the end of input: the server's threads end (`release`).
         self.over = False
         #: Reads the next line of requests (`serve`).
@@ -91,85 +85,24 @@ class _McpLoop:
             self.unpark.release()
 
     def watchdog(self) -> None:
-        """A call starts on the main thread: someone must read stdin if it runs long. The
-        watchdog starts when it has run `_MCP_PATIENCE` (the timer `alarm` arms rings, `ring`);
-        with no timer to arm, now. Most calls end sooner: a session of them starts no thread and
-        never imports `threading` (with functools and collections, a third of a start-up)."""
-        if not self.watching and not self.alarm():
-            self.guard()
+        """Start the watchdog, the first time a call runs on the main thread."""
+        if not self.watching:
+            import _thread
 
-    def guard(self, wait: float = _MCP_PATIENCE) -> None:
-        """Start the watchdog (on the main thread, as `threading` must be first imported); it
-        looks at the call on the main thread after `wait` seconds, then every `_MCP_PATIENCE`."""
-        import _thread
+            # NOTE: imported here, on the main thread, before any thread of the server starts:
+            # the first import of `threading` takes its thread for the main one, and Python 3.12
+            # then waits at exit for that thread (the watchdog or a worker, which never end).
+            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+            import threading  # noqa: F401
 
-        # NOTE: imported here, on the main thread, before any thread of the server starts:
-        # the first import of `threading` takes its thread for the main one, and Python 3.12
-        # then waits at exit for that thread (the watchdog or a worker, which never end).
-        # A cancellation read by the watchdog imports it there (`Context.cancelled`).
-        import threading  # noqa: F401
-
-        self.watching = True
-        try:
-            _thread.start_new_thread(self.watch, (wait,))
-        except RuntimeError as error:
-            sys.stderr.write(
-                f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
-                " follows\n"
-            )
-
-    def alarm(self) -> bool:
-        """Arm the timer that rings (SIGALRM, `ring`) when the call on the main thread has run
-        `_MCP_PATIENCE`; False where there is none: no SIGALRM timers (Windows), not the main
-        thread (signals are the main thread's), or SIGALRM or its timer in the program's use."""
-        import _signal  # type: ignore[import-not-found, unused-ignore]
-
-        try:
-            if self.bell is None:
-                busy = _signal.getitimer(_signal.ITIMER_REAL)[0]
-                if busy or _signal.getsignal(_signal.SIGALRM) != _signal.SIG_DFL:
-                    return False
-                ring = self.ring
-                _signal.signal(_signal.SIGALRM, ring)
-                self.bell = ring
-            elif _signal.getsignal(_signal.SIGALRM) is not self.bell:
-                return False  # NOTE: a handler set its own: SIGALRM is the program's now
-            # NOTE: armed first: the timer may ring before the next line runs (a busy machine).
-            self.armed = True
-            _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
-        except (AttributeError, ValueError, OSError):
-            self.armed = False
-            return False
-        return True
-
-    def ring(self, number: int, frame: object) -> None:
-        """SIGALRM (run on the main thread, inside the call): the call has run long, so the
-        watchdog starts, and SIGALRM is left as it was before the server took it."""
-        import _signal  # type: ignore[import-not-found, unused-ignore]
-
-        if self.armed and self.running:
+            self.watching = True
             try:
-                import threading  # noqa: F401
-            except Exception:  # noqa: BLE001 (raised here, it would be the call's error)
-                # NOTE: the call was importing a module `threading` imports, and the timer rang
-                # in the middle (the module half made): it rings again, and the call goes on.
-                _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
-                return
-            self.armed = False
-            self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
-            # NOTE: the timer has rung, so none of the server's is left to reach the default.
-            _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
-            self.bell = None
-
-    def rest(self) -> None:
-        """The call on the main thread has ended: its timer stops (unless a handler took
-        SIGALRM meanwhile: the timer is then the handler's)."""
-        if self.armed:
-            import _signal  # type: ignore[import-not-found, unused-ignore]
-
-            self.armed = False
-            if _signal.getsignal(_signal.SIGALRM) is self.bell:
-                _signal.setitimer(_signal.ITIMER_REAL, 0)
+                _thread.start_new_thread(self.watch, ())
+            except RuntimeError as error:
+                sys.stderr.write(
+                    f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
+                    " follows\n"
+                )
 
     def serve(self, requests: BinaryIO) -> int:
         """Answer each line of `requests` (the stdio stream, kept apart from the handlers'
@@ -198,16 +131,6 @@ class _McpLoop:
     def release(self) -> None:
         """End the watchdog and the idle workers: a process would exit now, but `invoke()`'s
         caller lives on, and would keep them parked for good."""
-        if self.bell is not None:
-            import _signal  # type: ignore[import-not-found, unused-ignore]
-
-            try:
-                if _signal.getsignal(_signal.SIGALRM) is self.bell:
-                    _signal.setitimer(_signal.ITIMER_REAL, 0)
-                    _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
-            except ValueError:
-                pass  # NOTE: not the main thread: nothing was set
-            self.bell = None
         with self.lock:
             self.over = True
             if self.parked:
@@ -244,15 +167,14 @@ class _McpLoop:
         line, self.handed = self.handed, None
         return line or b""
 
-    def watch(self, wait: float) -> None:
+    def watch(self) -> None:
         """The watchdog: take over reading stdin while a call on the main thread runs long."""
         import time
 
         quiet = 0
         while not self.over:
             running, started = self.running, self.started
-            time.sleep(wait)
-            wait = _MCP_PATIENCE
+            time.sleep(_MCP_PATIENCE)
             with self.lock:
                 # NOTE: not after the end of input was handed back: nothing is left to read.
                 relay = running != 0 and self.running == running and self.handed is None

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 663: the first handler from handlers.py
 #     line 825: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12424: the tables (commands, groups, errors, result shapes)
+#     line 12361: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -10615,8 +10615,6 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
-        self.armed = False
-        self.bell: Callable[[int, object], None] | None = None
         self.over = False
         self.readline: Callable[[], bytes] = bytes
 
@@ -10634,72 +10632,23 @@ class _McpLoop:
             self.unpark.release()
 
     def watchdog(self) -> None:
-        if not self.watching and not self.alarm():
-            self.guard()
+        if not self.watching:
+            import _thread
 
-    def guard(self, wait: float = _MCP_PATIENCE) -> None:
-        import _thread
+            # NOTE: imported here, on the main thread, before any thread of the server starts:
+            # the first import of `threading` takes its thread for the main one, and Python 3.12
+            # then waits at exit for that thread (the watchdog or a worker, which never end).
+            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+            import threading  # noqa: F401
 
-        # NOTE: imported here, on the main thread, before any thread of the server starts:
-        # the first import of `threading` takes its thread for the main one, and Python 3.12
-        # then waits at exit for that thread (the watchdog or a worker, which never end).
-        # A cancellation read by the watchdog imports it there (`Context.cancelled`).
-        import threading  # noqa: F401
-
-        self.watching = True
-        try:
-            _thread.start_new_thread(self.watch, (wait,))
-        except RuntimeError as error:
-            sys.stderr.write(
-                f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
-                " follows\n"
-            )
-
-    def alarm(self) -> bool:
-        import _signal  # type: ignore[import-not-found, unused-ignore]
-
-        try:
-            if self.bell is None:
-                busy = _signal.getitimer(_signal.ITIMER_REAL)[0]
-                if busy or _signal.getsignal(_signal.SIGALRM) != _signal.SIG_DFL:
-                    return False
-                ring = self.ring
-                _signal.signal(_signal.SIGALRM, ring)
-                self.bell = ring
-            elif _signal.getsignal(_signal.SIGALRM) is not self.bell:
-                return False  # NOTE: a handler set its own: SIGALRM is the program's now
-            # NOTE: armed first: the timer may ring before the next line runs (a busy machine).
-            self.armed = True
-            _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
-        except (AttributeError, ValueError, OSError):
-            self.armed = False
-            return False
-        return True
-
-    def ring(self, number: int, frame: object) -> None:
-        import _signal  # type: ignore[import-not-found, unused-ignore]
-
-        if self.armed and self.running:
+            self.watching = True
             try:
-                import threading  # noqa: F401
-            except Exception:  # noqa: BLE001 (raised here, it would be the call's error)
-                # NOTE: the call was importing a module `threading` imports, and the timer rang
-                # in the middle (the module half made): it rings again, and the call goes on.
-                _signal.setitimer(_signal.ITIMER_REAL, _MCP_PATIENCE)
-                return
-            self.armed = False
-            self.guard(0.0)  # NOTE: the call has run long already: the watchdog reads at once
-            # NOTE: the timer has rung, so none of the server's is left to reach the default.
-            _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
-            self.bell = None
-
-    def rest(self) -> None:
-        if self.armed:
-            import _signal  # type: ignore[import-not-found, unused-ignore]
-
-            self.armed = False
-            if _signal.getsignal(_signal.SIGALRM) is self.bell:
-                _signal.setitimer(_signal.ITIMER_REAL, 0)
+                _thread.start_new_thread(self.watch, ())
+            except RuntimeError as error:
+                sys.stderr.write(
+                    f"{self.program.name}: mcp: no watchdog ({error}): a long call delays what"
+                    " follows\n"
+                )
 
     def serve(self, requests: BinaryIO) -> int:
         readline = self.readline = requests.readline
@@ -10724,16 +10673,6 @@ class _McpLoop:
         return 0
 
     def release(self) -> None:
-        if self.bell is not None:
-            import _signal  # type: ignore[import-not-found, unused-ignore]
-
-            try:
-                if _signal.getsignal(_signal.SIGALRM) is self.bell:
-                    _signal.setitimer(_signal.ITIMER_REAL, 0)
-                    _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
-            except ValueError:
-                pass  # NOTE: not the main thread: nothing was set
-            self.bell = None
         with self.lock:
             self.over = True
             if self.parked:
@@ -10766,14 +10705,13 @@ class _McpLoop:
         line, self.handed = self.handed, None
         return line or b""
 
-    def watch(self, wait: float) -> None:
+    def watch(self) -> None:
         import time
 
         quiet = 0
         while not self.over:
             running, started = self.running, self.started
-            time.sleep(wait)
-            wait = _MCP_PATIENCE
+            time.sleep(_MCP_PATIENCE)
             with self.lock:
                 # NOTE: not after the end of input was handed back: nothing is left to read.
                 relay = running != 0 and self.running == running and self.handed is None
@@ -11109,7 +11047,6 @@ class _McpCalls(_McpWire):
         finally:
             with self.lock:
                 self.running = 0
-            self.rest()
 
     def progress(
         self, request: _Request, done: float, total: float | None, message: str | None
