@@ -1283,7 +1283,7 @@ def test_the_code_is_packed_and_unpacks_to_the_same_code(tmp_path: Path) -> None
     code the unpacked form holds in its string, line for line."""
     source = generate(tmp_path, _ONE_COMMAND).read_text(encoding="utf-8")
     start, end, packed = boot._code_span(source) or (0, 0, False)
-    assert packed and end == len(source)
+    assert packed and source[end:] == boot.PACKED_END
     assert source[:start].endswith("\n" + HEADING + boot.PACKED.rstrip("\n"))
     assert all(line.startswith("#") for line in source[start:end].splitlines()[1:])
     code = boot._unpacked(source[start:end])
@@ -1296,6 +1296,25 @@ def test_the_code_is_packed_and_unpacks_to_the_same_code(tmp_path: Path) -> None
     # NOTE: damaged packed code stops the start with a line that says so, not a traceback.
     with pytest.raises(SystemExit, match="packed code is damaged"):
         boot._unpacked(source[start:end][:-40] + "\n")
+
+
+def test_what_follows_the_packed_code_is_the_modules(tmp_path: Path) -> None:
+    """A footer after the packed code (a licence, an editor's modeline, code) is the module's,
+    as after a string: the tool starts, from its cache and without."""
+    tool = generate(tmp_path, _ONE_COMMAND)
+    footer = "# vim: set ft=python:\nFOOTER = 1\n"
+    tool.write_text(tool.read_text(encoding="utf-8") + footer, encoding="utf-8")
+    assert expand(tool.read_text(encoding="utf-8")).endswith("\n'''\n" + footer)
+    env = {**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # NOTE: a miss, then a run from the cache
+        done = subprocess.run(
+            [sys.executable, str(tool), "--version"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        assert (done.returncode, done.stderr) == (0, ""), done.stderr
 
 
 def test_a_traceback_shows_the_lines_of_the_packed_code(tmp_path: Path) -> None:

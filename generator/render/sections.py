@@ -8,8 +8,8 @@ cache. The code holds burgee's runtime and, as its last section, the program's t
 (generated, and most of a wide tool's compile: `_tables()` defines them where they stood, after
 the handlers they name); the handlers' code and everything else the author wrote are ordinary
 code, which linters, type checkers, coverage and readers see. The code is packed (`packed_code`:
-base64 of zlib, a fifth of its text, as comment lines under the code's heading to the end of
-the file): a script's every run reads every byte of its file, and at 500 commands reading the
+base64 of zlib, a fifth of its text, as comment lines under the code's heading, up to the line
+`PACKED_END`): a script's every run reads every byte of its file, and at 500 commands reading the
 code as text cost more than all the rest of the start but the handlers (the tokenizer reads a
 comment faster than a string). It is compiled at the lines it would have as text, so a
 traceback's line numbers are those of the module `expand()` gives (the committed goldens and
@@ -28,6 +28,7 @@ import zlib
 from burgee.runtime.start.boot import (
     _CODE_OPEN,
     PACKED,
+    PACKED_END,
     SECTION_BEGIN,
     SECTION_END,
     _code_span,
@@ -82,7 +83,7 @@ def _split(text: str) -> tuple[str, str, str, bool] | None:
     start, end, packed = span
     before = text[: text.rindex("\n" + HEADING, 0, start) + 1]
     if packed:
-        return before, _unpacked(text[start:end])[1:], "", True
+        return before, _unpacked(text[start:end])[1:], text[end + len(PACKED_END) :], True
     return before, text[start + 1 : end], text[end + len(CLOSE) :], False
 
 
@@ -96,7 +97,7 @@ def packed_code(code: str) -> str:
     """The lines under the code's heading that hold `code` packed (`boot._unpacked`)."""
     data = base64.b64encode(zlib.compress(code.encode("utf-8"), 9)).decode("ascii")
     lines = (data[at : at + _PACKED_WIDTH] for at in range(0, len(data), _PACKED_WIDTH))
-    return PACKED + "".join(f"# {line}\n" for line in lines)
+    return PACKED + "".join(f"# {line}\n" for line in lines) + PACKED_END
 
 
 def expand(text: str) -> str:

@@ -217,7 +217,10 @@ def _packed_lines(namespace: dict[str, Any]) -> None:
     import linecache
 
     start, end, _ = span
-    lines = (text[:start] + _unpacked(text[start:end], path)).splitlines(keepends=True)
+    try:
+        lines = (text[:start] + _unpacked(text[start:end], path)).splitlines(keepends=True)
+    except SystemExit:
+        return  # NOTE: the file changed since the start: the traceback goes without its lines
     # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
     linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
 

@@ -99,6 +99,9 @@ EXIT_INTERRUPTED = 130
 #: text, as comment lines (`# ` and the data) to the end of the file; a script's run reads every
 #: byte of its file, and the tokenizer reads a comment faster than a string.
 PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
+#: The line after the packed code: what follows it (a footer, an editor's modeline) is the
+#: module's, as after a string.
+PACKED_END = "# burgee: end of the packed code\n"
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
@@ -294,8 +297,8 @@ def _file_text(path: str, namespace: "dict[str, Any]") -> "str | None":
 
 def _code_span(text: "str | None") -> "tuple[int, int, bool] | None":
     """Where the code is in the module's `text`: its start (the newline that ends the line
-    above it), its end, and whether it is packed (the comment lines under `PACKED`, to the end
-    of the file) or text (a raw string); None when it is not there."""
+    above it), its end, and whether it is packed (the comment lines under `PACKED`, up to
+    `PACKED_END`) or text (a raw string); None when it is not there."""
     # NOTE: the last heading, at a line's start: the module's docstring, before the code, may
     # show the heading's text (a description of burgee's layout), and the code, a raw string
     # without ''' or lines of base64 after `#`, cannot hold it.
@@ -305,7 +308,9 @@ def _code_span(text: "str | None") -> "tuple[int, int, bool] | None":
         return None
     below = at + len(heading)
     if text.startswith(PACKED, below):
-        return below + len(PACKED) - 1, len(text), True
+        start = below + len(PACKED) - 1
+        end = text.find("\n" + PACKED_END, start) + 1
+        return None if not end else (start, end, True)
     end = text.find("'''", below + 4) if text.startswith("r'''", below) else -1
     return None if end < 0 else (below + 4, end, False)
 

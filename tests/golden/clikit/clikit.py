@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 663: the first handler from handlers.py
-#     line 825: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12361: the tables (commands, groups, errors, result shapes)
+#     line 670: the first handler from handlers.py
+#     line 832: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12371: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -232,6 +232,11 @@ EXIT_INTERRUPTED = 130
 PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
 
 
+#: The line after the packed code: what follows it (a footer, an editor's modeline) is the
+#: module's, as after a string.
+PACKED_END = "# burgee: end of the packed code\n"
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -381,8 +386,8 @@ def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
 
 def _code_span(text: str | None) -> tuple[int, int, bool] | None:
     """Where the code is in the module's `text`: its start (the newline that ends the line
-    above it), its end, and whether it is packed (the comment lines under `PACKED`, to the end
-    of the file) or text (a raw string); None when it is not there."""
+    above it), its end, and whether it is packed (the comment lines under `PACKED`, up to
+    `PACKED_END`) or text (a raw string); None when it is not there."""
     # NOTE: the last heading, at a line's start: the module's docstring, before the code, may
     # show the heading's text (a description of burgee's layout), and the code, a raw string
     # without ''' or lines of base64 after `#`, cannot hold it.
@@ -392,7 +397,9 @@ def _code_span(text: str | None) -> tuple[int, int, bool] | None:
         return None
     below = at + len(heading)
     if text.startswith(PACKED, below):
-        return below + len(PACKED) - 1, len(text), True
+        start = below + len(PACKED) - 1
+        end = text.find("\n" + PACKED_END, start) + 1
+        return None if not end else (start, end, True)
     end = text.find("'''", below + 4) if text.startswith("r'''", below) else -1
     return None if end < 0 else (below + 4, end, False)
 
@@ -6100,7 +6107,10 @@ def _packed_lines(namespace: dict[str, Any]) -> None:
     import linecache
 
     start, end, _ = span
-    lines = (text[:start] + _unpacked(text[start:end], path)).splitlines(keepends=True)
+    try:
+        lines = (text[:start] + _unpacked(text[start:end], path)).splitlines(keepends=True)
+    except SystemExit:
+        return  # NOTE: the file changed since the start: the traceback goes without its lines
     # NOTE: no modification time: `linecache.checkcache` keeps such an entry.
     linecache.cache[os.path.abspath(path)] = (len(text), None, lines, path)
 
