@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
 #     line 712: the first handler from handlers.py
 #     line 818: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12051: the tables (commands, groups, errors, result shapes)
+#     line 12056: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -7484,11 +7484,15 @@ def _kept(program: Program) -> tuple[str, dict[str, list[tuple[int, int, bytes]]
 def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
     try:
         with _open_owned(path) as stream:
-            stream.seek(-8, 2)
+            stream.seek(-16, 2)
+            sealed = stream.read(8)
             start = int.from_bytes(stream.read(8), "little")
             stream.seek(start)
-            text = stream.read()[:-8].decode("ascii")
+            data = stream.read()[:-16]
             _used(stream)
+        if _digest(data) != sealed:
+            return None
+        text = data.decode("ascii")
         index: dict[str, list[tuple[int, int, bytes]]] = {}
         for entry in filter(None, text.split(",")):
             name, at, size, digest = entry.split(":")
@@ -7543,7 +7547,8 @@ def _keep(
                 for name, parts in index.items()
                 for start, size, digest in parts
             )
-            out.write(text.encode("ascii") + at.to_bytes(8, "little"))
+            sealed = text.encode("ascii")
+            out.write(sealed + _digest(sealed) + at.to_bytes(8, "little"))
         os.replace(temporary, path)
         kept = []
         for name in os.listdir(directory):

@@ -150,15 +150,21 @@ def _kept(program: Program) -> tuple[str, dict[str, list[tuple[int, int, bytes]]
 
 def _kept_index(path: str) -> tuple[str, dict[str, list[tuple[int, int, bytes]]]] | None:
     """Where each part lies in the file `path` (its index is at its end, then the index's
-    start in 8 bytes); None when there is no such file of this user's alone, or it is not
-    right."""
+    digest and its start, in 8 bytes each); None when there is no such file of this user's
+    alone, or it is not right (its index must be whole: a part it names is believed only by its
+    own digest, and a count of parts that is not right would take a command's inputs from the
+    wrong part)."""
     try:
         with _open_owned(path) as stream:
-            stream.seek(-8, 2)
+            stream.seek(-16, 2)
+            sealed = stream.read(8)
             start = int.from_bytes(stream.read(8), "little")
             stream.seek(start)
-            text = stream.read()[:-8].decode("ascii")
+            data = stream.read()[:-16]
             _used(stream)
+        if _digest(data) != sealed:
+            return None
+        text = data.decode("ascii")
         index: dict[str, list[tuple[int, int, bytes]]] = {}
         for entry in filter(None, text.split(",")):
             name, at, size, digest = entry.split(":")
@@ -218,7 +224,8 @@ def _keep(
                 for name, parts in index.items()
                 for start, size, digest in parts
             )
-            out.write(text.encode("ascii") + at.to_bytes(8, "little"))
+            sealed = text.encode("ascii")
+            out.write(sealed + _digest(sealed) + at.to_bytes(8, "little"))
         os.replace(temporary, path)
         kept = []
         for name in os.listdir(directory):
