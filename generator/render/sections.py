@@ -27,6 +27,7 @@ import zlib
 
 from burgee.runtime.start.boot import (
     _CODE_OPEN,
+    _HEADING,
     PACKED,
     PACKED_END,
     SECTION_BEGIN,
@@ -42,7 +43,7 @@ END = "# ---- burgee: end of code ----\n"
 OPEN = _CODE_OPEN + "\n"
 CLOSE = "'''\n"
 #: The code's heading: a raw string (`OPEN`) or the packed code (`PACKED`) follows it.
-HEADING = _CODE_OPEN.partition("\n")[0] + "\n"
+HEADING = _HEADING
 #: The line of the template that runs the code of the string.
 RUN = "_boot(globals())\n"
 #: The line of the template that defines the tables, from their section of the string: they

@@ -206,9 +206,9 @@ def _debugging(flag: bool, program: Program) -> bool:
 
 
 def _packed_lines(namespace: dict[str, Any]) -> None:
-    """Let a traceback show the lines of the code packed in the module's string (see
-    `render/sections.py`): the lines the code has when unpacked, where Python would read the
-    packed file's own lines (base64) instead."""
+    """Let a traceback show the lines of the module's packed code (see `render/sections.py`):
+    the lines the code has when unpacked, where Python would read the packed file's own lines
+    (base64) instead."""
     path = namespace.get("__file__")
     text = _file_text(path, namespace) if isinstance(path, str) else None
     span = _code_span(text)

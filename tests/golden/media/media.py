@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file, its code unpacked):
-#     line 697: the first handler from handlers.py
-#     line 755: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12246: the tables (commands, groups, errors, result shapes)
+#     line 700: the first handler from handlers.py
+#     line 758: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12249: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -257,8 +257,12 @@ _INTERRUPTED: list[int] = []
 EXIT_INTERRUPTED = 130
 
 
+#: The code's heading: a raw string (the rest of `_CODE_OPEN`) or the packed code follows it.
+_HEADING = _CODE_OPEN.partition("\n")[0] + "\n"
+
+
 #: The line under the code's heading when the code is packed: base64 of zlib, a fifth of the
-#: text, as comment lines (`# ` and the data) to the end of the file; a script's run reads every
+#: text, as comment lines (`# ` and the data) up to `PACKED_END`; a script's run reads every
 #: byte of its file, and the tokenizer reads a comment faster than a string.
 PACKED = "# burgee: the code, packed (base64 of zlib); `burgee gen --plain` writes it as code\n"
 
@@ -422,11 +426,10 @@ def _code_span(text: str | None) -> tuple[int, int, bool] | None:
     # NOTE: the last heading, at a line's start: the module's docstring, before the code, may
     # show the heading's text (a description of burgee's layout), and the code, a raw string
     # without ''' or lines of base64 after `#`, cannot hold it.
-    heading = _CODE_OPEN.partition("\n")[0] + "\n"
-    at = -1 if text is None else text.rfind("\n" + heading) + 1
+    at = -1 if text is None else text.rfind("\n" + _HEADING) + 1
     if text is None or not at:
         return None
-    below = at + len(heading)
+    below = at + len(_HEADING)
     if text.startswith(PACKED, below):
         start = below + len(PACKED) - 1
         end = text.find("\n" + PACKED_END, start) + 1
